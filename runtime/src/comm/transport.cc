@@ -1,0 +1,233 @@
+#include "comm/transport.h"
+
+#include <mpi.h>
+#include <tucana/tmpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace tucana::comm {
+
+struct RemoteMessage {
+  MPI_Message handle;
+  std::size_t bytes;
+};
+
+namespace {
+// A receive whose message may be longer than the buffer goes through `temp`
+// and is truncated on completion, as MPI_ERR_TRUNCATE requires.
+struct Pending {
+  Completion* done;
+  void* temp = nullptr;
+  void* user = nullptr;
+  std::size_t capacity = 0;
+};
+}  // namespace
+
+struct Transport::Impl {
+  std::mutex mutex;
+  std::vector<MPI_Comm> comms;     // real communicator of each context
+  std::vector<MPI_Request> requests;
+  std::vector<Pending> pending;    // parallel to `requests`
+  std::vector<int> indices;
+  bool finalized = false;
+};
+
+Transport::Transport() : impl_(std::make_unique<Impl>()) {}
+Transport::~Transport() = default;
+
+bool Transport::init(int* argc, char*** argv, bool threads_needed, std::string* error) {
+  int provided = 0;
+  int required = threads_needed ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
+  MPI_Init_thread(argc, argv, required, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  processor_name_.assign(name, static_cast<std::size_t>(len));
+  if (provided < required) {
+    *error = "the MPI library provides thread level " + std::to_string(provided) +
+             " but several workers need MPI_THREAD_SERIALIZED (" + std::to_string(required) + ")";
+    return false;
+  }
+  return true;
+}
+
+bool Transport::configure(const Layout& layout, int contexts, std::string* error) {
+  layout_ = &layout;
+  void* attr = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag);
+  long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
+  real_tag_bits_ = 0;
+  while (real_tag_bits_ < 31 && (1L << (real_tag_bits_ + 1)) - 1 <= tag_ub) ++real_tag_bits_;
+  int max_local = layout.max_local_count();
+  subrank_bits_ = 0;
+  while ((1 << subrank_bits_) < max_local) ++subrank_bits_;
+  int user_bits = real_tag_bits_ - 2 * subrank_bits_;
+  if (user_bits > 30) user_bits = 30;
+  if (layout.nprocs > 1 && user_bits < kMinUserTagBits) {
+    *error = "too many subranks per process for the tag space: " + std::to_string(max_local) +
+             " subranks per process need " + std::to_string(subrank_bits_) +
+             " tag bits each for source and destination, and the MPI library's MPI_TAG_UB (" +
+             std::to_string(tag_ub) + ", " + std::to_string(real_tag_bits_) + " bits) leaves " +
+             std::to_string(user_bits < 0 ? 0 : user_bits) + " bits for program tags, fewer than the " +
+             std::to_string(kMinUserTagBits) + " that MPI guarantees (MPI_TAG_UB >= 32767); " +
+             "use fewer subranks per process (more processes, or a smaller --vf)";
+    return false;
+  }
+  user_tag_ub_ = layout.nprocs > 1 ? static_cast<int>((1L << user_bits) - 1) : INT_MAX;
+  if (layout.nprocs > 1) {
+    impl_->comms.resize(static_cast<std::size_t>(contexts));
+    for (auto& c : impl_->comms) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  }
+  return true;
+}
+
+void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag,
+                     int ctx, bool synchronous, Completion* done) {
+  const Layout& l = *layout_;
+  int dst_proc = l.proc_of(dst_world);
+  int real_tag = (tag << (2 * subrank_bits_)) | (l.local_of(src_world) << subrank_bits_) |
+                 l.local_of(dst_world);
+  if (bytes > static_cast<std::size_t>(INT_MAX)) {
+    std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
+    abort(1);
+  }
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  MPI_Request r;
+  MPI_Comm comm = impl_->comms[static_cast<std::size_t>(ctx)];
+  if (synchronous)
+    MPI_Issend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comm, &r);
+  else
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comm, &r);
+  impl_->requests.push_back(r);
+  impl_->pending.push_back(Pending{done});
+}
+
+void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
+                                    Completion* done) {
+  Pending p{done};
+  void* target = buf;
+  if (m->bytes > capacity) {  // truncation: receive whole, keep what fits
+    p.temp = std::malloc(m->bytes ? m->bytes : 1);
+    p.user = buf;
+    p.capacity = capacity;
+    target = p.temp;
+  }
+  MPI_Request r;
+  MPI_Imrecv(target, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, &r);
+  delete m;
+  impl_->requests.push_back(r);
+  impl_->pending.push_back(p);
+}
+
+void Transport::receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity,
+                                   Completion* done) {
+  post_receive_locked(m, buf, capacity, done);
+}
+
+void* Transport::take_in_handler(RemoteMessage* m) {
+  void* data = std::malloc(m->bytes ? m->bytes : 1);
+  MPI_Mrecv(data, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, MPI_STATUS_IGNORE);
+  delete m;
+  return data;
+}
+
+void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  post_receive_locked(m, buf, capacity, done);
+}
+
+bool Transport::poll() {
+  if (size_ == 1) return false;
+  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
+  if (!lock.owns_lock() || impl_->finalized) return false;
+  return poll_locked();
+}
+
+bool Transport::poll_locked() {
+  bool moved = false;
+  Impl& im = *impl_;
+  // 1. finished sends and receives
+  if (!im.requests.empty()) {
+    int n = static_cast<int>(im.requests.size());
+    im.indices.resize(static_cast<std::size_t>(n));
+        int outcount = 0;
+    MPI_Testsome(n, im.requests.data(), &outcount, im.indices.data(), MPI_STATUSES_IGNORE);
+    if (outcount > 0 && outcount != MPI_UNDEFINED) {
+      moved = true;
+      for (int k = 0; k < outcount; ++k) {
+        Pending& p = im.pending[static_cast<std::size_t>(im.indices[static_cast<std::size_t>(k)])];
+        int err = 0;
+        if (p.temp) {
+          std::memcpy(p.user, p.temp, p.capacity);
+          std::free(p.temp);
+          err = TMPI_ERR_TRUNCATE;
+        }
+        p.done->done(p.done, err);
+      }
+      // compact: drop the completed entries (now MPI_REQUEST_NULL)
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < im.requests.size(); ++i) {
+        if (im.requests[i] != MPI_REQUEST_NULL) {
+          im.requests[w] = im.requests[i];
+          im.pending[w] = im.pending[i];
+          ++w;
+        }
+      }
+      im.requests.resize(w);
+      im.pending.resize(w);
+    }
+  }
+  // 2. new arrivals, in order, per context
+  const int mask = (1 << subrank_bits_) - 1;
+  for (std::size_t ctx = 0; ctx < im.comms.size(); ++ctx) {
+    for (int budget = 64; budget > 0; --budget) {
+      int flag = 0;
+      MPI_Message msg;
+      MPI_Status st;
+      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.comms[ctx], &flag, &msg, &st);
+      if (!flag) break;
+      moved = true;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
+      Arrival a;
+      a.ctx = static_cast<int>(ctx);
+      a.dst_local = st.MPI_TAG & mask;
+      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
+                    ((st.MPI_TAG >> subrank_bits_) & mask);
+      a.tag = st.MPI_TAG >> (2 * subrank_bits_);
+      a.bytes = m->bytes;
+      a.message = m;
+      handler_(a);
+    }
+  }
+  return moved;
+}
+
+void Transport::finalize() {
+  {
+    std::unique_lock<std::mutex> lock(impl_->mutex);
+    while (size_ > 1 && !impl_->requests.empty()) poll_locked();
+    for (auto& c : impl_->comms) MPI_Comm_free(&c);
+    impl_->comms.clear();
+    impl_->finalized = true;
+  }
+  MPI_Finalize();
+}
+
+void Transport::abort(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+}  // namespace tucana::comm

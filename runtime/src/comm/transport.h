@@ -1,0 +1,117 @@
+// The transport: messages between subranks of different processes, over the
+// system's real MPI. This is the only part of the runtime that calls MPI.
+//
+// Encoding: a message from subrank s to subrank d travels as an MPI message
+// on the real communicator of its context, from s's process to d's process,
+// with real tag = (user tag << 2B) | (local index of s << B) | local index of
+// d, where B bits hold any local subrank index. Receiving processes find
+// messages with MPI_Improbe(ANY_SOURCE, ANY_TAG) and receive them with
+// MPI_Imrecv, so matching (wildcards, order) is done exactly by the subrank
+// layer above, never by MPI's tag matching. MPI's non-overtaking rule between
+// two processes carries over to every pair of subranks.
+//
+// Thread safety: MPI is initialized MPI_THREAD_SERIALIZED; one lock guards
+// every MPI call, and poll() only try-locks it, so one worker at a time acts
+// as the communicator while the others keep computing.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "comm/layout.h"
+
+namespace tucana::comm {
+
+struct RemoteMessage;  // a message found by MPI_Improbe, not yet received
+
+// Notified once when an operation handed to the transport has finished.
+struct Completion {
+  void (*done)(Completion* self, int error) = nullptr;  // error: 0 or an MPI error class
+};
+
+// A message from another process, as seen by the arrival handler.
+struct Arrival {
+  int ctx;
+  int src_world;
+  int dst_local;
+  int tag;
+  std::size_t bytes;
+  RemoteMessage* message;
+};
+
+class Transport {
+ public:
+  Transport();
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // Initializes the real MPI. `threads_needed` asks for MPI_THREAD_SERIALIZED.
+  // Returns false with `error` set when MPI cannot give that.
+  bool init(int* argc, char*** argv, bool threads_needed, std::string* error);
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  const std::string& processor_name() const { return processor_name_; }
+
+  // Checks the tag encoding for `layout` and creates the real communicators of
+  // `contexts` contexts. Collective over all processes. Returns false with an
+  // error that names the exceeded limit.
+  bool configure(const Layout& layout, int contexts, std::string* error);
+  // The largest tag a program may use (MPI_TAG_UB of the virtual MPI).
+  int user_tag_ub() const { return user_tag_ub_; }
+  int subrank_bits() const { return subrank_bits_; }
+  int real_tag_bits() const { return real_tag_bits_; }
+
+  // Called for each message from another process, in arrival order, with the
+  // transport lock held. It must eventually receive every message it is
+  // given: now, with receive_in_handler or take_in_handler, or later with
+  // receive().
+  void set_arrival_handler(std::function<void(const Arrival&)> handler) {
+    handler_ = std::move(handler);
+  }
+  // Only inside the arrival handler: start receiving `m` into `buf`.
+  void receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+  // Only inside the arrival handler: receive `m` now into a new buffer
+  // allocated with malloc (the caller frees it). For short messages.
+  void* take_in_handler(RemoteMessage* m);
+
+  // Sends `bytes` at `buf` from subrank src_world to dst_world (another
+  // process). done->done runs from a later poll() when `buf` may be reused
+  // (for a synchronous send: when the receiver has matched it). Any thread.
+  void send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag, int ctx,
+            bool synchronous, Completion* done);
+  // Receives a message kept from the arrival handler into `buf`. Any thread.
+  void receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+
+  // Makes progress if no other thread is doing so: completes finished
+  // operations and hands new arrivals to the handler. True if anything moved.
+  bool poll();
+
+  // Waits for every pending operation, then finalizes MPI. Call once, after
+  // all subranks have finished.
+  void finalize();
+  [[noreturn]] void abort(int code);
+
+ private:
+  struct Impl;
+  bool poll_locked();
+  void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+
+  std::unique_ptr<Impl> impl_;
+  int rank_ = 0;
+  int size_ = 1;
+  int real_tag_bits_ = 0;
+  int subrank_bits_ = 0;
+  int user_tag_ub_ = 0;
+  std::string processor_name_;
+  std::function<void(const Arrival&)> handler_;
+  const Layout* layout_ = nullptr;
+};
+
+// The smallest number of program tag bits Tucana accepts: MPI guarantees
+// programs MPI_TAG_UB >= 32767.
+constexpr int kMinUserTagBits = 15;
+
+}  // namespace tucana::comm

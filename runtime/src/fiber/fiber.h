@@ -1,0 +1,85 @@
+// A fiber: a user-level thread with its own guard-paged stack, switched with
+// Boost.Context's fcontext (two register saves, no kernel involvement).
+//
+// This layer knows nothing about workers or scheduling: it only creates
+// fibers and transfers control between execution contexts. Whoever resumes a
+// context learns, through a Handoff, which context was left and what must be
+// done with it now that its registers are saved (requeue it, park it, ...).
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <string>
+
+#include "fiber/stack.h"
+
+namespace tucana::fiber {
+
+using boost::context::detail::fcontext_t;
+
+class Fiber;
+
+// What the resumed side must do for the context it replaced. Runs on the
+// resumed side, after the switch, so the left context's state is saved.
+struct Handoff {
+  void (*action)(Fiber* left, void* arg) = nullptr;
+  Fiber* left = nullptr;  // null when the left context is a worker loop
+  void* arg = nullptr;
+};
+
+// A saved execution context: a fiber's or a thread's own stack.
+struct Context {
+  fcontext_t fctx = nullptr;
+};
+
+// Saves the running context into `from` and resumes `to`, passing `handoff`
+// to the resumed side. Returns when `from` is resumed again. `from` may be
+// null when the running context is never resumed (a finished fiber).
+void switch_context(Context* from, Context& to, const Handoff& handoff);
+
+class Fiber {
+ public:
+  using Entry = void (*)(void* arg);
+
+  // Creates a fiber that will run entry(arg) on a new stack of `stack_size`
+  // usable bytes. `name` labels it in diagnostics ("subrank 5").
+  Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name);
+  ~Fiber();
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
+
+  const std::string& name() const { return name_; }
+  const Stack& stack() const { return stack_; }
+  Context& context() { return context_; }
+  bool finished() const { return finished_; }
+
+  // Scheduler-owned fields (see sched/): intrusive queue link, home worker,
+  // park state, and an opaque pointer for the layer above (the subrank).
+  Fiber* next = nullptr;
+  void* home = nullptr;
+  std::atomic<int> park_state{0};
+  void* user = nullptr;
+
+  // Called once, on the fiber's own stack, when it first runs; runs the entry
+  // function and then the exit hook, which must switch away for good.
+  using ExitHook = void (*)(Fiber* self);
+  static void set_exit_hook(ExitHook hook);
+
+ private:
+  static void trampoline(boost::context::detail::transfer_t t);
+
+  Entry entry_;
+  void* arg_;
+  std::string name_;
+  Stack stack_;
+  Context context_;
+  bool finished_ = false;
+};
+
+// Runs the handoff action carried by a transfer, if any. Every place that can
+// be resumed by switch_context calls this first.
+void complete_handoff(boost::context::detail::transfer_t t);
+
+}  // namespace tucana::fiber

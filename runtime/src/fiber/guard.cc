@@ -1,0 +1,110 @@
+#include "fiber/guard.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace tucana::fiber {
+
+namespace {
+
+struct GuardEntry {
+  const char* lo;
+  const char* hi;
+  char name[48];
+  std::size_t usable;
+};
+
+constexpr int kMaxGuards = 1 << 16;
+GuardEntry g_guards[kMaxGuards];
+std::atomic<int> g_guard_count{0};
+
+// Async-signal-safe formatting of an unsigned number into buf.
+int format_unsigned(char* buf, unsigned long long v) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (int i = 0; i < n; ++i) buf[i] = tmp[n - 1 - i];
+  return n;
+}
+
+void write_all(const char* s, std::size_t n) {
+  while (n > 0) {
+    ssize_t w = write(STDERR_FILENO, s, n);
+    if (w <= 0) return;
+    s += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+void on_fault(int sig, siginfo_t* info, void*) {
+  const char* addr = static_cast<const char*>(info->si_addr);
+  int n = g_guard_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i) {
+    const GuardEntry& g = g_guards[i];
+    if (addr >= g.lo && addr < g.hi) {
+      char msg[256];
+      int len = 0;
+      auto put = [&](const char* s) {
+        std::size_t l = strlen(s);
+        memcpy(msg + len, s, l);
+        len += static_cast<int>(l);
+      };
+      put("tucana: error: stack overflow in ");
+      put(g.name);
+      put(" (stack size ");
+      len += format_unsigned(msg + len, g.usable);
+      put(" bytes); give a larger size with --stack-size or TUCANA_STACK_SIZE\n");
+      write_all(msg, static_cast<std::size_t>(len));
+      _exit(3);
+    }
+  }
+  // Not ours: fall back to the default action so the usual crash happens.
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+void register_guard(const void* lo, const void* hi, const char* name, std::size_t usable) {
+  int i = g_guard_count.load(std::memory_order_relaxed);
+  if (i >= kMaxGuards) return;  // beyond the table an overflow is a plain SIGSEGV
+  GuardEntry& g = g_guards[i];
+  g.lo = static_cast<const char*>(lo);
+  g.hi = static_cast<const char*>(hi);
+  snprintf(g.name, sizeof g.name, "%s", name);
+  g.usable = usable;
+  g_guard_count.store(i + 1, std::memory_order_release);
+}
+
+void install_overflow_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+  });
+  // The handler cannot run on the overflowed stack: give each thread its own.
+  thread_local bool has_altstack = false;
+  if (!has_altstack) {
+    stack_t ss;
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = malloc(ss.ss_size);
+    ss.ss_flags = 0;
+    if (ss.ss_sp && sigaltstack(&ss, nullptr) == 0) has_altstack = true;
+  }
+}
+
+}  // namespace tucana::fiber

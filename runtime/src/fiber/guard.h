@@ -1,0 +1,19 @@
+// Reports a fiber stack overflow instead of a bare segmentation fault.
+#pragma once
+
+#include <cstddef>
+
+namespace tucana::fiber {
+
+// Registers [lo, hi) as the guard region of the stack of the fiber named
+// `name` (e.g. "subrank 3"), whose usable size is `usable`. Must be called
+// before the fibers run; the table is read from the signal handler.
+void register_guard(const void* lo, const void* hi, const char* name, std::size_t usable);
+
+// Installs the SIGSEGV/SIGBUS handler (once per process) and an alternate
+// signal stack for the calling thread (once per thread). A fault inside a
+// registered guard prints "stack overflow in <name>" and ends the process
+// with status 3; any other fault is re-raised with the default action.
+void install_overflow_handler();
+
+}  // namespace tucana::fiber

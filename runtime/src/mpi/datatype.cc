@@ -1,0 +1,107 @@
+#include "mpi/datatype.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace tucana::mpi {
+
+namespace {
+
+const TypeInfo kTypes[] = {
+#define TMPI_DATATYPE(NAME, CTYPE, CLASS) {"MPI_" #NAME, sizeof(CTYPE), TypeClass::CLASS},
+#include <tucana/tmpi_datatypes.def>
+#undef TMPI_DATATYPE
+};
+
+const char* const kOpNames[] = {
+#define TMPI_OP(NAME, APPLIES) "MPI_" #NAME,
+#include <tucana/tmpi_ops.def>
+#undef TMPI_OP
+};
+
+// One reduction on one element type. The class decides which ops apply.
+template <typename T, TypeClass C>
+bool reduce(TMPI_Op op, const T* in, T* io, std::size_t n) {
+  if (op == TMPI_OP_REPLACE) {
+    if (n) std::memcpy(static_cast<void*>(io), static_cast<const void*>(in), n * sizeof(T));
+    return true;
+  }
+  if (op == TMPI_OP_NO_OP) return true;
+  if constexpr (C == TypeClass::INT || C == TypeClass::UINT || C == TypeClass::FLOAT) {
+    switch (op) {
+      case TMPI_OP_MAX: for (std::size_t i = 0; i < n; ++i) io[i] = std::max(in[i], io[i]); return true;
+      case TMPI_OP_MIN: for (std::size_t i = 0; i < n; ++i) io[i] = std::min(in[i], io[i]); return true;
+      default: break;
+    }
+  }
+  if constexpr (C == TypeClass::INT || C == TypeClass::UINT || C == TypeClass::FLOAT ||
+                C == TypeClass::COMPLEX) {
+    switch (op) {
+      case TMPI_OP_SUM: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] + io[i]); return true;
+      case TMPI_OP_PROD: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] * io[i]); return true;
+      default: break;
+    }
+  }
+  if constexpr (C == TypeClass::INT || C == TypeClass::UINT || C == TypeClass::BOOL ||
+                C == TypeClass::LOGICAL) {
+    switch (op) {
+      case TMPI_OP_LAND: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>((in[i] != T{}) && (io[i] != T{})); return true;
+      case TMPI_OP_LOR: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>((in[i] != T{}) || (io[i] != T{})); return true;
+      case TMPI_OP_LXOR: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>((in[i] != T{}) != (io[i] != T{})); return true;
+      default: break;
+    }
+  }
+  if constexpr (C == TypeClass::INT || C == TypeClass::UINT || C == TypeClass::BYTE) {
+    switch (op) {
+      case TMPI_OP_BAND: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] & io[i]); return true;
+      case TMPI_OP_BOR: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] | io[i]); return true;
+      case TMPI_OP_BXOR: for (std::size_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] ^ io[i]); return true;
+      default: break;
+    }
+  }
+  if constexpr (C == TypeClass::PAIR) {
+    // Ties keep the smaller index, as MPI specifies.
+    switch (op) {
+      case TMPI_OP_MAXLOC:
+        for (std::size_t i = 0; i < n; ++i) {
+          if (in[i].value > io[i].value || (in[i].value == io[i].value && in[i].index < io[i].index)) io[i] = in[i];
+        }
+        return true;
+      case TMPI_OP_MINLOC:
+        for (std::size_t i = 0; i < n; ++i) {
+          if (in[i].value < io[i].value || (in[i].value == io[i].value && in[i].index < io[i].index)) io[i] = in[i];
+        }
+        return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+const TypeInfo* type_info(TMPI_Datatype type) {
+  if (type <= TMPI_DATATYPE_FIRST_ || type >= TMPI_DATATYPE_END_) return nullptr;
+  return &kTypes[type - 1];
+}
+
+const char* op_name(TMPI_Op op) {
+  if (op <= TMPI_OP_FIRST_ || op >= TMPI_OP_END_) return nullptr;
+  return kOpNames[op - 1];
+}
+
+bool apply_op(TMPI_Op op, TMPI_Datatype type, const void* in, void* inout, std::size_t count) {
+  switch (type) {
+#define TMPI_DATATYPE(NAME, CTYPE, CLASS)                                                   \
+  case TMPI_DT_##NAME:                                                                    \
+    return reduce<CTYPE, TypeClass::CLASS>(op, static_cast<const CTYPE*>(in),             \
+                                           static_cast<CTYPE*>(inout), count);
+#include <tucana/tmpi_datatypes.def>
+#undef TMPI_DATATYPE
+    default:
+      return false;
+  }
+}
+
+}  // namespace tucana::mpi

@@ -1,0 +1,46 @@
+// The predefined datatypes and reduction operations (tables in
+// tucana/tmpi_datatypes.def and tucana/tmpi_ops.def).
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+
+namespace tucana {
+
+// Layouts of the MAXLOC/MINLOC pair types.
+template <typename T>
+struct Pair {
+  T value;
+  int index;
+};
+template <typename T>
+struct Pair2 {
+  T value;
+  T index;
+};
+
+namespace mpi {
+
+enum class TypeClass { INT, UINT, FLOAT, COMPLEX, BOOL, LOGICAL, BYTE, PAIR, NONE };
+
+struct TypeInfo {
+  const char* name;  // "MPI_INT"
+  std::size_t size;
+  TypeClass cls;
+};
+
+// The description of a datatype handle, or null if it is not a valid one.
+const TypeInfo* type_info(TMPI_Datatype type);
+
+// The name of a reduction operation ("MPI_SUM"), or null if invalid.
+const char* op_name(TMPI_Op op);
+
+// inout[i] = in[i] OP inout[i] for `count` elements of `type` (MPI's order
+// for user operations). Returns false when `op` is not defined on `type`.
+bool apply_op(TMPI_Op op, TMPI_Datatype type, const void* in, void* inout, std::size_t count);
+
+}  // namespace mpi
+}  // namespace tucana

@@ -1,0 +1,28 @@
+// Error reporting of the virtual MPI.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include "mpi/runtime.h"
+
+namespace tucana::mpi {
+
+// Reports an error of `call` made by `me` on `comm`. Under
+// MPI_ERRORS_ARE_FATAL (the default) prints
+//   tucana: error: subrank R: CALL: MESSAGE
+// and aborts the whole job; under MPI_ERRORS_RETURN returns `code`.
+int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+// Prints "tucana: error: MESSAGE" and aborts the job (or exits if MPI is not
+// running yet).
+[[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// The subrank making MPI call `call`; a fatal error when called outside a
+// subrank or, unless `before_init_ok`, before MPI_Init or after MPI_Finalize.
+Subrank* enter(const char* call, bool before_init_ok = false);
+
+// The text of an error class, as MPI_Error_string gives it.
+const char* error_text(int code);
+
+}  // namespace tucana::mpi

@@ -1,0 +1,390 @@
+// Point-to-point calls of the virtual MPI.
+#include <tucana/tmpi.h>
+
+#include <cstring>
+#include <vector>
+
+#include "mpi/datatype.h"
+#include "mpi/errors.h"
+#include "mpi/request.h"
+
+namespace tucana::mpi {
+
+namespace {
+
+// Arguments of a point-to-point call, checked and resolved.
+struct P2PArgs {
+  CommInfo comm;
+  std::size_t bytes = 0;
+  int world_peer = 0;  // or comm::kAnySource
+  bool proc_null = false;
+};
+
+void on_complete(comm::Operation* op) {
+  auto* r = static_cast<Request*>(op);
+  std::uintptr_t prev = r->state.exchange(Request::kDone, std::memory_order_acq_rel);
+  if (prev == Request::kFreeOnDone)
+    delete r;
+  else if (prev > Request::kFreeOnDone)
+    sched::Scheduler::unpark(reinterpret_cast<fiber::Fiber*>(prev));
+}
+
+const char* tag_limit_note() {
+  static thread_local char note[256];
+  Runtime& rt = Runtime::get();
+  if (rt.layout.nprocs > 1)
+    std::snprintf(note, sizeof note,
+                  "tags go from 0 to MPI_TAG_UB = %d (Tucana keeps 2 x %d bits of the underlying "
+                  "MPI's %d-bit tag for the ids of up to %d subranks per process)",
+                  rt.transport.user_tag_ub(), rt.transport.subrank_bits(),
+                  rt.transport.real_tag_bits(), rt.layout.max_local_count());
+  else
+    std::snprintf(note, sizeof note, "tags go from 0 to MPI_TAG_UB = %d", rt.transport.user_tag_ub());
+  return note;
+}
+
+// Checks the arguments of a send (is_send) or receive/probe; reports errors
+// through the communicator's error handler.
+int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, const void* buf,
+              int count, TMPI_Datatype type, int peer, int tag, TMPI_Comm comm, P2PArgs* out) {
+  if (!comm_info(me, comm, &out->comm))
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
+  if (has_buffer) {
+    if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
+    const TypeInfo* t = type_info(type);
+    if (!t) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+    out->bytes = static_cast<std::size_t>(count) * t->size;
+    if (!buf && out->bytes > 0)
+      return mpi_error(me, comm, TMPI_ERR_BUFFER, call, "null buffer for %d elements", count);
+  }
+  int size = out->comm.size;
+  if (peer == TMPI_PROC_NULL) {
+    out->proc_null = true;
+  } else if (!is_send && peer == TMPI_ANY_SOURCE) {
+    out->world_peer = comm::kAnySource;
+  } else if (peer < 0 || peer >= size) {
+    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", peer,
+                     comm_name(comm), size - 1);
+  } else {
+    out->world_peer = to_world(me, comm, peer);
+  }
+  int ub = Runtime::get().transport.user_tag_ub();
+  bool tag_ok = (tag >= 0 && tag <= ub) || (!is_send && tag == TMPI_ANY_TAG);
+  if (!tag_ok) return mpi_error(me, comm, TMPI_ERR_TAG, call, "invalid tag %d: %s", tag, tag_limit_note());
+  return TMPI_SUCCESS;
+}
+
+Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kind kind, const void* buf,
+                 const P2PArgs& a, int peer, int tag, TMPI_Comm comm, TMPI_Datatype type) {
+  init_request(r, me, kind, const_cast<void*>(buf), a.bytes, a.world_peer, tag, a.comm.p2p_ctx);
+  r->origin = call;
+  r->comm = comm;
+  r->type = type;
+  r->peer_rank = peer;
+  r->proc_null = a.proc_null;
+  return r;
+}
+
+int report_request_error(Subrank* me, const Request* r, const char* call) {
+  if (r->error == TMPI_ERR_TRUNCATE)
+    return mpi_error(me, r->comm, TMPI_ERR_TRUNCATE, call,
+                     "message truncated: a message from rank %d (tag %d) is longer than the "
+                     "receive buffer of %zu bytes",
+                     from_world(me, r->comm, r->matched_source), r->matched_tag, r->bytes);
+  return mpi_error(me, r->comm, r->error, call, "%s", error_text(r->error));
+}
+
+int blocking_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest,
+                  int tag, TMPI_Comm comm, bool synchronous) {
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
+  if (a.proc_null) return TMPI_SUCCESS;
+  Request r;
+  r.heap = false;
+  prepare(&r, me, call, comm::Operation::Kind::Send, buf, a, dest, tag, comm, type);
+  r.synchronous = synchronous;
+  r.eager_ok = !synchronous;
+  start_request(&r);
+  wait_done(me, &r, call);
+  return TMPI_SUCCESS;
+}
+
+int nonblocking(const char* call, comm::Operation::Kind kind, const void* buf, int count,
+                TMPI_Datatype type, int peer, int tag, TMPI_Comm comm, bool synchronous,
+                bool persistent, TMPI_Request* request) {
+  Subrank* me = enter(call);
+  bool is_send = kind == comm::Operation::Kind::Send;
+  P2PArgs a;
+  if (int e = check_p2p(me, call, is_send, true, buf, count, type, peer, tag, comm, &a)) return e;
+  if (!request) return mpi_error(me, comm, TMPI_ERR_REQUEST, call, "null request pointer");
+  auto* r = prepare(new Request, me, call, kind, buf, a, peer, tag, comm, type);
+  r->synchronous = synchronous;
+  r->persistent = persistent;
+  *request = r;
+  if (persistent)
+    r->state.store(Request::kDone);  // inactive until MPI_Start
+  else
+    start_request(r);
+  return TMPI_SUCCESS;
+}
+
+}  // namespace
+
+void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf, std::size_t bytes,
+                  int world_peer, int tag, int ctx) {
+  r->kind = kind;
+  r->subrank = me;
+  r->ctx = ctx;
+  r->owner = me->world;
+  r->peer = world_peer;
+  r->tag = tag;
+  r->buf = buf;
+  r->bytes = bytes;
+  r->on_complete = &on_complete;
+}
+
+void start_request(Request* r) {
+  r->active = true;
+  r->error = 0;
+  r->matched_bytes = 0;
+  r->next = nullptr;
+  if (r->proc_null) {
+    r->state.store(Request::kDone, std::memory_order_release);
+    return;
+  }
+  r->state.store(Request::kPending, std::memory_order_release);
+  Runtime::get().messenger->post(r);
+}
+
+bool is_done(const Request* r) { return r->state.load(std::memory_order_acquire) == Request::kDone; }
+
+void wait_done(Subrank* me, Request* r, const char* call) {
+  if (is_done(r)) return;
+  auto self = reinterpret_cast<std::uintptr_t>(me->fiber);
+  std::uintptr_t expected = Request::kPending;
+  if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
+  bool marked = me->blocked.call == nullptr;
+  if (marked)
+    me->blocked = BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
+                            r->peer_rank, r->tag, r->comm};
+  while (!is_done(r)) sched::Scheduler::park();
+  if (marked) me->blocked.call = nullptr;
+}
+
+void empty_status(TMPI_Status* status) {
+  if (!status) return;
+  status->MPI_SOURCE = TMPI_ANY_SOURCE;
+  status->MPI_TAG = TMPI_ANY_TAG;
+  status->MPI_ERROR = TMPI_SUCCESS;
+  status->tmpi_cancelled = 0;
+  status->tmpi_bytes = 0;
+}
+
+void fill_status(const Request* r, TMPI_Status* status) {
+  if (!status) return;
+  status->tmpi_cancelled = 0;
+  status->MPI_ERROR = r->error;
+  if (r->proc_null) {
+    status->MPI_SOURCE = TMPI_PROC_NULL;
+    status->MPI_TAG = TMPI_ANY_TAG;
+    status->tmpi_bytes = 0;
+  } else if (r->kind == comm::Operation::Kind::Recv) {
+    status->MPI_SOURCE = from_world(r->subrank, r->comm, r->matched_source);
+    status->MPI_TAG = r->matched_tag;
+    status->tmpi_bytes = static_cast<long long>(r->matched_bytes);
+  } else {
+    status->MPI_SOURCE = r->peer_rank;
+    status->MPI_TAG = r->tag;
+    status->tmpi_bytes = 0;
+  }
+}
+
+void retire(TMPI_Request* handle) {
+  Request* r = *handle;
+  if (r->persistent) {
+    r->active = false;
+    return;
+  }
+  delete r;
+  *handle = TMPI_REQUEST_NULL;
+}
+
+int request_error(Subrank* me, const Request* r, const char* call) {
+  return r->error ? report_request_error(me, r, call) : TMPI_SUCCESS;
+}
+
+}  // namespace tucana::mpi
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+extern "C" {
+
+int TMPI_Send(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
+  return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, false);
+}
+
+int TMPI_Ssend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
+  return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, true);
+}
+
+int TMPI_Isend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+               TMPI_Request* request) {
+  return nonblocking("MPI_Isend", comm::Operation::Kind::Send, buf, count, type, dest, tag, comm,
+                     false, false, request);
+}
+
+int TMPI_Issend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                TMPI_Request* request) {
+  return nonblocking("MPI_Issend", comm::Operation::Kind::Send, buf, count, type, dest, tag, comm,
+                     true, false, request);
+}
+
+int TMPI_Irecv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
+               TMPI_Request* request) {
+  return nonblocking("MPI_Irecv", comm::Operation::Kind::Recv, buf, count, type, source, tag, comm,
+                     false, false, request);
+}
+
+int TMPI_Send_init(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                   TMPI_Request* request) {
+  return nonblocking("MPI_Send_init", comm::Operation::Kind::Send, buf, count, type, dest, tag, comm,
+                     false, true, request);
+}
+
+int TMPI_Ssend_init(const void* buf, int count, TMPI_Datatype type, int dest, int tag,
+                    TMPI_Comm comm, TMPI_Request* request) {
+  return nonblocking("MPI_Ssend_init", comm::Operation::Kind::Send, buf, count, type, dest, tag,
+                     comm, true, true, request);
+}
+
+int TMPI_Recv_init(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
+                   TMPI_Request* request) {
+  return nonblocking("MPI_Recv_init", comm::Operation::Kind::Recv, buf, count, type, source, tag,
+                     comm, false, true, request);
+}
+
+int TMPI_Recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
+              TMPI_Status* status) {
+  const char* call = "MPI_Recv";
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, false, true, buf, count, type, source, tag, comm, &a)) return e;
+  Request r;
+  r.heap = false;
+  prepare(&r, me, call, comm::Operation::Kind::Recv, buf, a, source, tag, comm, type);
+  start_request(&r);
+  wait_done(me, &r, call);
+  fill_status(&r, status);
+  return request_error(me, &r, call);
+}
+
+int TMPI_Sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, int dest, int sendtag,
+                  void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
+                  TMPI_Comm comm, TMPI_Status* status) {
+  const char* call = "MPI_Sendrecv";
+  Subrank* me = enter(call);
+  P2PArgs sa, ra;
+  if (int e = check_p2p(me, call, true, true, sendbuf, sendcount, sendtype, dest, sendtag, comm, &sa)) return e;
+  if (int e = check_p2p(me, call, false, true, recvbuf, recvcount, recvtype, source, recvtag, comm, &ra)) return e;
+  Request recv, send;
+  recv.heap = send.heap = false;
+  prepare(&recv, me, call, comm::Operation::Kind::Recv, recvbuf, ra, source, recvtag, comm, recvtype);
+  prepare(&send, me, call, comm::Operation::Kind::Send, sendbuf, sa, dest, sendtag, comm, sendtype);
+  start_request(&recv);
+  start_request(&send);
+  wait_done(me, &send, call);
+  wait_done(me, &recv, call);
+  fill_status(&recv, status);
+  return request_error(me, &recv, call);
+}
+
+int TMPI_Sendrecv_replace(void* buf, int count, TMPI_Datatype type, int dest, int sendtag,
+                          int source, int recvtag, TMPI_Comm comm, TMPI_Status* status) {
+  const TypeInfo* t = type_info(type);
+  std::vector<char> copy(t && count > 0 ? static_cast<std::size_t>(count) * t->size : 0);
+  if (!copy.empty()) std::memcpy(copy.data(), buf, copy.size());
+  return TMPI_Sendrecv(copy.data(), count, type, dest, sendtag, buf, count, type, source, recvtag,
+                       comm, status);
+}
+
+int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* status) {
+  const char* call = "MPI_Iprobe";
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
+  if (a.proc_null) {
+    *flag = 1;
+    if (status) {
+      empty_status(status);
+      status->MPI_SOURCE = TMPI_PROC_NULL;
+    }
+    return TMPI_SUCCESS;
+  }
+  Runtime& rt = Runtime::get();
+  comm::ProbeResult found;
+  rt.messenger->poll();
+  *flag = rt.messenger->probe(me->world, a.comm.p2p_ctx, a.world_peer, tag, &found);
+  if (*flag && status) {
+    empty_status(status);
+    status->MPI_SOURCE = from_world(me, comm, found.source);
+    status->MPI_TAG = found.tag;
+    status->tmpi_bytes = static_cast<long long>(found.bytes);
+  }
+  // A program that polls with MPI_Iprobe must let its siblings run, or the
+  // message it waits for may never be sent.
+  if (!*flag) sched::Scheduler::yield();
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
+  const char* call = "MPI_Probe";
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
+  if (a.proc_null) {
+    if (status) {
+      empty_status(status);
+      status->MPI_SOURCE = TMPI_PROC_NULL;
+    }
+    return TMPI_SUCCESS;
+  }
+  Runtime& rt = Runtime::get();
+  comm::ProbeResult found;
+  bool marked = me->blocked.call == nullptr;
+  for (;;) {
+    // Register first, then look: an arrival in between still wakes us.
+    rt.messenger->wait_for_arrival(me->world, me->fiber);
+    if (rt.messenger->probe(me->world, a.comm.p2p_ctx, a.world_peer, tag, &found)) break;
+    if (marked) me->blocked = BlockedIn{call, call, "source", source, tag, comm};
+    sched::Scheduler::park();
+  }
+  if (marked) me->blocked.call = nullptr;
+  if (status) {
+    empty_status(status);
+    status->MPI_SOURCE = from_world(me, comm, found.source);
+    status->MPI_TAG = found.tag;
+    status->tmpi_bytes = static_cast<long long>(found.bytes);
+  }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Get_count(const TMPI_Status* status, TMPI_Datatype type, int* count) {
+  const TypeInfo* t = type_info(type);
+  if (!t) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_count", "invalid datatype %d", type);
+  long long bytes = status->tmpi_bytes;
+  if (t->size == 0)
+    *count = 0;
+  else if (bytes % static_cast<long long>(t->size))
+    *count = TMPI_UNDEFINED;
+  else
+    *count = static_cast<int>(bytes / static_cast<long long>(t->size));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Get_elements(const TMPI_Status* status, TMPI_Datatype type, int* count) {
+  return TMPI_Get_count(status, type, count);
+}
+
+}  // extern "C"

@@ -1,0 +1,57 @@
+// Virtual MPI requests (the object behind TMPI_Request) and waiting on them.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "comm/messenger.h"
+#include "mpi/runtime.h"
+
+// The type behind TMPI_Request (declared in the global namespace by tmpi.h):
+// a messenger operation plus what the virtual MPI needs around it.
+struct tmpi_request : tucana::comm::Operation {
+  // state: kPending, kDone, kFreeOnDone, or the Fiber* of a waiter.
+  static constexpr std::uintptr_t kPending = 0;
+  static constexpr std::uintptr_t kDone = 1;
+  static constexpr std::uintptr_t kFreeOnDone = 2;
+
+  std::atomic<std::uintptr_t> state{kPending};
+  tucana::mpi::Subrank* subrank = nullptr;  // the subrank that made it
+  const char* origin = "MPI_Isend";  // the call that created it, for reports
+  TMPI_Comm comm = TMPI_COMM_WORLD;
+  TMPI_Datatype type = TMPI_DATATYPE_NULL;
+  int peer_rank = 0;        // as the program gave it (rank in comm)
+  bool proc_null = false;   // peer was MPI_PROC_NULL: completes at once
+  bool persistent = false;
+  bool active = false;      // persistent: started and not yet waited on
+  bool heap = true;         // false for the requests of blocking calls (on the stack)
+};
+
+namespace tucana::mpi {
+
+using Request = tmpi_request;
+
+// Prepares `r` for a send or receive of `bytes` at `buf`; the world ranks
+// and context are already resolved. Does not post it.
+void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf,
+                  std::size_t bytes, int world_peer, int tag, int ctx);
+// Posts a prepared request (or completes it at once for MPI_PROC_NULL).
+void start_request(Request* r);
+
+bool is_done(const Request* r);
+// Blocks the calling subrank until `r` is done. `call` names the MPI call
+// the program is in, for the deadlock report.
+void wait_done(Subrank* me, Request* r, const char* call);
+// Fills `status` (may be MPI_STATUS_IGNORE) from a finished request.
+void fill_status(const Request* r, TMPI_Status* status);
+// After a finished request was reported: frees a one-shot request and sets
+// the handle to MPI_REQUEST_NULL, or deactivates a persistent one.
+void retire(TMPI_Request* handle);
+// The status of an empty (null or inactive) request.
+void empty_status(TMPI_Status* status);
+// MPI_SUCCESS, or the request's error reported through the error handler.
+int request_error(Subrank* me, const Request* r, const char* call);
+
+}  // namespace tucana::mpi

@@ -1,0 +1,290 @@
+// Completion calls of the virtual MPI: Wait, Test and their variants.
+#include <tucana/tmpi.h>
+
+#include <vector>
+
+#include "mpi/errors.h"
+#include "mpi/request.h"
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+namespace {
+
+// A request that is null or an inactive persistent request: completion calls
+// treat it as already complete with an empty status.
+bool is_empty(TMPI_Request r) { return r == TMPI_REQUEST_NULL || (r->persistent && !r->active); }
+
+TMPI_Status* status_at(TMPI_Status* statuses, int i) {
+  return statuses == TMPI_STATUSES_IGNORE ? TMPI_STATUS_IGNORE : &statuses[i];
+}
+
+// Reports a finished request in `status` and retires it.
+int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* call) {
+  fill_status(*handle, status);
+  Request* r = *handle;
+  int err = r->error;
+  if (err) err = request_error(me, r, call);
+  retire(handle);
+  return err;
+}
+
+// Lets a polling program's siblings run and the network move.
+void poll_and_yield() {
+  Runtime::get().messenger->poll();
+  sched::Scheduler::yield();
+}
+
+// Blocks until at least one of the active requests is done.
+void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* call) {
+  auto self = reinterpret_cast<std::uintptr_t>(me->fiber);
+  std::vector<Request*> registered;
+  Request* first = nullptr;
+  for (int i = 0; i < count; ++i) {
+    Request* r = requests[i];
+    if (is_empty(r)) continue;
+    std::uintptr_t expected = Request::kPending;
+    if (!r->state.compare_exchange_strong(expected, self) && expected != self) {
+      first = nullptr;  // already done: nothing to wait for
+      for (Request* q : registered) {
+        std::uintptr_t e = self;
+        q->state.compare_exchange_strong(e, Request::kPending);
+      }
+      return;
+    }
+    if (!first) first = r;
+    registered.push_back(r);
+  }
+  if (registered.empty()) return;
+  bool marked = me->blocked.call == nullptr;
+  if (marked)
+    me->blocked = BlockedIn{call, first->origin,
+                            first->kind == comm::Operation::Kind::Send ? "dest" : "source",
+                            first->peer_rank, first->tag, first->comm};
+  for (;;) {
+    bool any = false;
+    for (Request* r : registered) any = any || is_done(r);
+    if (any) break;
+    sched::Scheduler::park();
+  }
+  if (marked) me->blocked.call = nullptr;
+  for (Request* r : registered) {
+    std::uintptr_t e = self;
+    r->state.compare_exchange_strong(e, Request::kPending);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
+  const char* call = "MPI_Wait";
+  Subrank* me = enter(call);
+  if (is_empty(*request)) {
+    empty_status(status);
+    return TMPI_SUCCESS;
+  }
+  wait_done(me, *request, call);
+  return finish(me, request, status, call);
+}
+
+int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
+  const char* call = "MPI_Waitall";
+  Subrank* me = enter(call);
+  for (int i = 0; i < count; ++i)
+    if (!is_empty(requests[i])) wait_done(me, requests[i], call);
+  int result = TMPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    if (is_empty(requests[i])) {
+      empty_status(status_at(statuses, i));
+    } else if (finish(me, &requests[i], status_at(statuses, i), call) != TMPI_SUCCESS) {
+      result = TMPI_ERR_IN_STATUS;
+    }
+  }
+  return result;
+}
+
+int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* status) {
+  const char* call = "MPI_Waitany";
+  Subrank* me = enter(call);
+  for (;;) {
+    bool any_active = false;
+    for (int i = 0; i < count; ++i) {
+      if (is_empty(requests[i])) continue;
+      any_active = true;
+      if (is_done(requests[i])) {
+        *index = i;
+        return finish(me, &requests[i], status, call);
+      }
+    }
+    if (!any_active) {
+      *index = TMPI_UNDEFINED;
+      empty_status(status);
+      return TMPI_SUCCESS;
+    }
+    wait_any_done(me, count, requests, call);
+  }
+}
+
+int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indices[],
+                  TMPI_Status statuses[]) {
+  const char* call = "MPI_Waitsome";
+  Subrank* me = enter(call);
+  for (;;) {
+    bool any_active = false;
+    int n = 0;
+    int result = TMPI_SUCCESS;
+    for (int i = 0; i < incount; ++i) {
+      if (is_empty(requests[i])) continue;
+      any_active = true;
+      if (is_done(requests[i])) {
+        indices[n] = i;
+        if (finish(me, &requests[i], status_at(statuses, n), call)) result = TMPI_ERR_IN_STATUS;
+        ++n;
+      }
+    }
+    if (!any_active) {
+      *outcount = TMPI_UNDEFINED;
+      return TMPI_SUCCESS;
+    }
+    if (n > 0) {
+      *outcount = n;
+      return result;
+    }
+    wait_any_done(me, incount, requests, call);
+  }
+}
+
+int TMPI_Test(TMPI_Request* request, int* flag, TMPI_Status* status) {
+  const char* call = "MPI_Test";
+  Subrank* me = enter(call);
+  if (is_empty(*request)) {
+    *flag = 1;
+    empty_status(status);
+    return TMPI_SUCCESS;
+  }
+  if (!is_done(*request)) Runtime::get().messenger->poll();
+  *flag = is_done(*request);
+  if (!*flag) {
+    sched::Scheduler::yield();
+    return TMPI_SUCCESS;
+  }
+  return finish(me, request, status, call);
+}
+
+int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status statuses[]) {
+  const char* call = "MPI_Testall";
+  Subrank* me = enter(call);
+  Runtime::get().messenger->poll();
+  for (int i = 0; i < count; ++i) {
+    if (!is_empty(requests[i]) && !is_done(requests[i])) {
+      *flag = 0;
+      sched::Scheduler::yield();
+      return TMPI_SUCCESS;
+    }
+  }
+  *flag = 1;
+  int result = TMPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    if (is_empty(requests[i]))
+      empty_status(status_at(statuses, i));
+    else if (finish(me, &requests[i], status_at(statuses, i), call))
+      result = TMPI_ERR_IN_STATUS;
+  }
+  return result;
+}
+
+int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI_Status* status) {
+  const char* call = "MPI_Testany";
+  Subrank* me = enter(call);
+  Runtime::get().messenger->poll();
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (is_empty(requests[i])) continue;
+    any_active = true;
+    if (is_done(requests[i])) {
+      *flag = 1;
+      *index = i;
+      return finish(me, &requests[i], status, call);
+    }
+  }
+  *index = TMPI_UNDEFINED;
+  *flag = any_active ? 0 : 1;
+  if (any_active)
+    sched::Scheduler::yield();
+  else
+    empty_status(status);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indices[],
+                  TMPI_Status statuses[]) {
+  const char* call = "MPI_Testsome";
+  Subrank* me = enter(call);
+  Runtime::get().messenger->poll();
+  bool any_active = false;
+  int n = 0;
+  int result = TMPI_SUCCESS;
+  for (int i = 0; i < incount; ++i) {
+    if (is_empty(requests[i])) continue;
+    any_active = true;
+    if (is_done(requests[i])) {
+      indices[n] = i;
+      if (finish(me, &requests[i], status_at(statuses, n), call)) result = TMPI_ERR_IN_STATUS;
+      ++n;
+    }
+  }
+  *outcount = any_active ? n : TMPI_UNDEFINED;
+  if (any_active && n == 0) sched::Scheduler::yield();
+  return result;
+}
+
+int TMPI_Request_get_status(TMPI_Request request, int* flag, TMPI_Status* status) {
+  enter("MPI_Request_get_status");
+  if (is_empty(request)) {
+    *flag = 1;
+    empty_status(status);
+    return TMPI_SUCCESS;
+  }
+  if (!is_done(request)) poll_and_yield();
+  *flag = is_done(request);
+  if (*flag) fill_status(request, status);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Request_free(TMPI_Request* request) {
+  const char* call = "MPI_Request_free";
+  Subrank* me = enter(call);
+  Request* r = *request;
+  if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be freed");
+  *request = TMPI_REQUEST_NULL;
+  if (r->persistent && !r->active) {
+    delete r;
+    return TMPI_SUCCESS;
+  }
+  // Active: the request is freed when its operation completes.
+  std::uintptr_t expected = Request::kPending;
+  if (!r->state.compare_exchange_strong(expected, Request::kFreeOnDone)) delete r;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Start(TMPI_Request* request) {
+  const char* call = "MPI_Start";
+  Subrank* me = enter(call);
+  Request* r = *request;
+  if (!r || !r->persistent)
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a persistent request");
+  if (r->active)
+    return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "the persistent request is already active");
+  start_request(r);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Startall(int count, TMPI_Request requests[]) {
+  for (int i = 0; i < count; ++i)
+    if (int e = TMPI_Start(&requests[i])) return e;
+  return TMPI_SUCCESS;
+}
+
+}  // extern "C"

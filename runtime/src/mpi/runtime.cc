@@ -1,0 +1,171 @@
+#include "mpi/runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "mpi/errors.h"
+
+namespace tucana::mpi {
+
+Runtime* Runtime::instance_ = nullptr;
+
+Subrank* current_subrank() {
+  fiber::Fiber* f = sched::Scheduler::current_fiber();
+  return f ? static_cast<Subrank*>(f->user) : nullptr;
+}
+
+namespace {
+
+void print_error_once(const Runtime& rt, const std::string& message) {
+  if (rt.transport.rank() == 0) std::fprintf(stderr, "tucana: error: %s\n", message.c_str());
+}
+
+// exit() inside a subrank ends the whole process. That is fine once every
+// subrank here has reached MPI_Finalize (MPI is finished on the way out);
+// before that it would silently kill the other subranks, so it is an error.
+void on_process_exit() {
+  Runtime* rt = Runtime::instance();
+  if (!rt || rt->mpi_finalized) return;
+  if (rt->all_finalized.load()) {
+    rt->mpi_finalized = true;
+    rt->transport.finalize();
+    return;
+  }
+  Subrank* me = current_subrank();
+  int waiting = rt->layout.local_count() - rt->finalized_count.load();
+  std::fprintf(stderr,
+               "tucana: error: exit() called%s%d while %d subrank(s) of this process have not reached "
+               "MPI_Finalize; exit() ends the whole process and every subrank in it (return from "
+               "main instead)\n",
+               me ? " by subrank " : " with subrank ", me ? me->world : -1, waiting);
+  rt->transport.abort(1);
+}
+
+std::string describe(const BlockedIn& b) {
+  char buf[512];
+  auto rank_text = [](int r, char* out, std::size_t n) {
+    if (r == TMPI_ANY_SOURCE) std::snprintf(out, n, "MPI_ANY_SOURCE");
+    else if (r == TMPI_PROC_NULL) std::snprintf(out, n, "MPI_PROC_NULL");
+    else std::snprintf(out, n, "%d", r);
+  };
+  char peer[32], tag[32];
+  rank_text(b.peer, peer, sizeof peer);
+  if (b.tag == TMPI_ANY_TAG) std::snprintf(tag, sizeof tag, "MPI_ANY_TAG");
+  else std::snprintf(tag, sizeof tag, "%d", b.tag);
+  if (std::strcmp(b.call, "MPI_Finalize") == 0) {
+    std::snprintf(buf, sizeof buf, "MPI_Finalize, waiting for the other subranks of this process");
+  } else if (b.op == b.call || std::strcmp(b.op, b.call) == 0) {
+    std::snprintf(buf, sizeof buf, "%s(%s=%s, tag=%s, comm=%s)", b.call, b.peer_label, peer, tag, comm_name(b.comm));
+  } else {
+    std::snprintf(buf, sizeof buf, "%s, on %s(%s=%s, tag=%s, comm=%s)", b.call, b.op, b.peer_label, peer, tag,
+                  comm_name(b.comm));
+  }
+  return buf;
+}
+
+}  // namespace
+
+void Runtime::report_deadlock() {
+  std::string text;
+  char line[640];
+  std::snprintf(line, sizeof line,
+                "tucana: error: deadlock: all %d running subranks of process %d are blocked and no "
+                "message has moved for %.1f s (--deadlock-timeout):\n",
+                scheduler->live(), layout.my_proc, config.deadlock_timeout);
+  text += line;
+  for (auto& s : subranks) {
+    if (s->finished) continue;
+    std::snprintf(line, sizeof line, "  subrank %d (worker %d): %s\n", s->world, s->worker,
+                  s->blocked.call ? describe(s->blocked).c_str() : "blocked");
+    text += line;
+  }
+  std::fputs(text.c_str(), stderr);
+  abort(2);
+}
+
+void Runtime::subrank_finalized(Subrank* s) {
+  std::unique_lock<std::mutex> lock(finalize_mutex);
+  if (finalized_count.fetch_add(1) + 1 == layout.local_count()) {
+    all_finalized.store(true);
+    for (fiber::Fiber* f : finalize_waiters) sched::Scheduler::unpark(f);
+    finalize_waiters.clear();
+    return;
+  }
+  if (s->finished) return;  // returned from main: nothing to wait for
+  // MPI_Finalize returns once every subrank of this process got there, so
+  // that nothing it does afterwards (even exit()) can cut a sibling short.
+  finalize_waiters.push_back(s->fiber);
+  lock.unlock();
+  s->blocked = BlockedIn{"MPI_Finalize", "MPI_Finalize", "source", TMPI_PROC_NULL, 0, TMPI_COMM_WORLD};
+  while (!all_finalized.load()) sched::Scheduler::park();
+  s->blocked.call = nullptr;
+}
+
+void Runtime::subrank_entry(void* arg) {
+  auto* s = static_cast<Subrank*>(arg);
+  Runtime& rt = get();
+  s->exit_code = rt.main_(static_cast<int>(s->args.size()), s->argv.data(), rt.envp_);
+  s->finished = true;
+  if (!s->finalized) rt.subrank_finalized(s);
+}
+
+int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
+  static Runtime rt;  // lives until exit: atexit handlers may still need it
+  rt.main_ = main;
+  rt.envp_ = envp;
+  std::string error;
+  if (!Config::from_environment(&rt.config, &error)) {
+    std::fprintf(stderr, "tucana: error: %s\n", error.c_str());
+    return 1;
+  }
+  if (!rt.transport.init(&argc, &argv, rt.config.workers > 1, &error)) {
+    print_error_once(rt, error);
+    rt.transport.abort(1);
+  }
+  instance_ = &rt;
+  int nprocs = rt.transport.size();
+  int total = rt.config.vranks > 0 ? rt.config.vranks : nprocs * rt.config.workers * rt.config.vf;
+  if (!comm::Layout::compute(total, nprocs, rt.transport.rank(), rt.config.workers, &rt.layout, &error)) {
+    print_error_once(rt, "impossible layout: " + error);
+    rt.transport.abort(1);
+  }
+  if (!rt.transport.configure(rt.layout, kRemoteContexts, &error)) {
+    print_error_once(rt, error);
+    rt.transport.abort(1);
+  }
+  rt.messenger = std::make_unique<comm::Messenger>(rt.layout, rt.transport, rt.config.eager_limit);
+  sched::SchedulerConfig sc;
+  sc.workers = rt.config.workers;
+  sc.stack_size = rt.config.stack_size;
+  sc.stall_timeout_s = rt.config.deadlock_timeout;
+  rt.scheduler = std::make_unique<sched::Scheduler>(sc);
+  if (nprocs > 1) rt.scheduler->set_poll_hook([] { return get().transport.poll(); });
+  rt.scheduler->set_stall_handler([] { get().report_deadlock(); });
+
+  for (int i = 0; i < rt.layout.local_count(); ++i) {
+    auto s = std::make_unique<Subrank>();
+    s->world = rt.layout.first_local() + i;
+    s->local = i;
+    s->worker = rt.layout.worker_of_local(i);
+    s->args.assign(argv, argv + argc);
+    for (auto& a : s->args) s->argv.push_back(a.data());
+    s->argv.push_back(nullptr);
+    s->fiber = rt.scheduler->spawn(s->worker, &Runtime::subrank_entry, s.get(),
+                                   "subrank " + std::to_string(s->world));
+    s->fiber->user = s.get();
+    rt.subranks.push_back(std::move(s));
+  }
+  std::atexit(&on_process_exit);
+
+  rt.scheduler->run();
+
+  int status = 0;
+  for (auto& s : rt.subranks)
+    if (s->exit_code != 0 && status == 0) status = s->exit_code;
+  rt.mpi_finalized = true;
+  rt.transport.finalize();
+  return status;
+}
+
+}  // namespace tucana::mpi

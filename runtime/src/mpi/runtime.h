@@ -1,0 +1,108 @@
+// The process-wide state of the virtual MPI: configuration, layout, the
+// transport, the messenger, the scheduler, and the subranks of this process.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/layout.h"
+#include "comm/messenger.h"
+#include "comm/transport.h"
+#include "config.h"
+#include "sched/scheduler.h"
+
+namespace tucana::mpi {
+
+// What a blocked subrank waits in, for the deadlock report.
+struct BlockedIn {
+  const char* call = nullptr;   // the MPI call the program made, e.g. "MPI_Waitall"
+  const char* op = nullptr;     // the operation it waits for, e.g. "MPI_Irecv" (may equal call)
+  const char* peer_label = "source";  // "source" or "dest"
+  int peer = 0;                 // rank in `comm` (or MPI_ANY_SOURCE / MPI_PROC_NULL)
+  int tag = 0;
+  TMPI_Comm comm = TMPI_COMM_NULL;
+};
+
+struct Subrank {
+  int world = 0;   // rank in MPI_COMM_WORLD
+  int local = 0;   // index within this process
+  int worker = 0;
+  fiber::Fiber* fiber = nullptr;
+  bool initialized = false;
+  bool finalized = false;
+  bool finished = false;
+  int exit_code = 0;
+  int thread_level = TMPI_THREAD_SINGLE;
+  BlockedIn blocked;   // valid while blocked.call != nullptr
+  TMPI_Errhandler errhandler_world = TMPI_ERRORS_ARE_FATAL;
+  TMPI_Errhandler errhandler_self = TMPI_ERRORS_ARE_FATAL;
+  std::vector<std::string> args;   // each subrank has its own argv strings
+  std::vector<char*> argv;
+};
+
+using UserMain = int (*)(int, char**, char**);
+
+class Runtime {
+ public:
+  // The one runtime of this process; valid between start and exit of run().
+  static Runtime& get() { return *instance_; }
+  static Runtime* instance() { return instance_; }
+
+  // Starts the real MPI, creates this process's subranks and runs `main` on
+  // each; returns the process exit status.
+  static int run(int argc, char** argv, char** envp, UserMain main);
+
+  Config config;
+  comm::Layout layout;
+  comm::Transport transport;
+  std::unique_ptr<comm::Messenger> messenger;
+  std::unique_ptr<sched::Scheduler> scheduler;
+  std::vector<std::unique_ptr<Subrank>> subranks;
+
+  // Subranks of this process that have called MPI_Finalize or returned.
+  std::atomic<int> finalized_count{0};
+  std::atomic<bool> all_finalized{false};
+  std::vector<fiber::Fiber*> finalize_waiters;  // guarded by finalize_mutex
+  std::mutex finalize_mutex;
+  bool mpi_finalized = false;
+
+  [[noreturn]] void abort(int code) { transport.abort(code); }
+  // Prints what each blocked subrank waits in and aborts the job.
+  [[noreturn]] void report_deadlock();
+  // Called by a subrank when it has reached MPI_Finalize or returned.
+  void subrank_finalized(Subrank* s);
+
+ private:
+  static Runtime* instance_;
+  UserMain main_ = nullptr;
+  char** envp_ = nullptr;
+  static void subrank_entry(void* arg);
+};
+
+// The subrank running on the calling thread, or null outside any subrank.
+Subrank* current_subrank();
+
+// Communicator contexts: each communicator has one for point-to-point and
+// one for collectives, so their messages never match each other.
+enum Context : int { kWorldP2P = 0, kWorldColl = 1, kSelfP2P = 2, kSelfColl = 3 };
+constexpr int kRemoteContexts = 2;  // only MPI_COMM_WORLD's reach other processes
+
+struct CommInfo {
+  int size;
+  int rank;
+  int p2p_ctx;
+  int coll_ctx;
+};
+// Describes `comm` as seen by `me`; false if it is not a valid communicator.
+bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out);
+// Rank `rank` of `comm` as a world rank.
+int to_world(const Subrank* me, TMPI_Comm comm, int rank);
+// World rank `world` as a rank of `comm`.
+int from_world(const Subrank* me, TMPI_Comm comm, int world);
+const char* comm_name(TMPI_Comm comm);
+
+}  // namespace tucana::mpi

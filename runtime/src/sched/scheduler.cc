@@ -1,0 +1,121 @@
+#include "sched/scheduler.h"
+
+#include <cassert>
+#include <thread>
+
+#include "fiber/guard.h"
+
+namespace tucana::sched {
+
+using fiber::Fiber;
+
+namespace {
+thread_local Worker* t_worker = nullptr;
+}
+
+// Not inlined, so that no caller keeps a thread-local address across a switch.
+__attribute__((noinline)) Worker* Scheduler::current_worker() { return t_worker; }
+
+Fiber* Scheduler::current_fiber() {
+  Worker* w = current_worker();
+  return w ? w->current() : nullptr;
+}
+
+void Scheduler::yield() {
+  Worker* w = current_worker();
+  assert(w);
+  w->yield();
+}
+
+void Scheduler::park() {
+  Worker* w = current_worker();
+  assert(w);
+  w->park();
+}
+
+void Scheduler::unpark(Fiber* f) {
+  if (f->park_state.exchange(1) == 2) {
+    f->park_state.store(0);
+    auto* home = static_cast<Worker*>(f->home);
+    home->scheduler_.parked_.fetch_sub(1);
+    home->scheduler_.note_progress();
+    home->make_ready(f);
+  }
+}
+
+std::int64_t Scheduler::now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+Scheduler::Scheduler(const SchedulerConfig& config) : config_(config) {
+  assert(config.workers >= 1);
+  for (int i = 0; i < config.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
+  Fiber::set_exit_hook(&Scheduler::exit_hook);
+}
+
+Scheduler::~Scheduler() = default;
+
+Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string name) {
+  assert(worker >= 0 && worker < workers());
+  auto f = std::make_unique<Fiber>(entry, arg, config_.stack_size, std::move(name));
+  f->home = workers_[static_cast<std::size_t>(worker)].get();
+  fiber::register_guard(f->stack().guard_begin(), f->stack().guard_end(), f->name().c_str(),
+                        f->stack().usable);
+  Fiber* raw = f.get();
+  fibers_.push_back(std::move(f));
+  live_.fetch_add(1);
+  workers_[static_cast<std::size_t>(worker)]->make_ready(raw);
+  return raw;
+}
+
+void Scheduler::exit_hook(Fiber* f) {
+  (void)f;
+  current_worker()->exit_current();
+}
+
+void Scheduler::on_fiber_exit() {
+  if (live_.fetch_sub(1) == 1) {
+    for (auto& w : workers_) w->wake();
+  }
+}
+
+bool Scheduler::poll() {
+  if (!poll_hook_) return false;
+  bool moved = poll_hook_();
+  if (moved) note_progress();
+  return moved;
+}
+
+void Scheduler::check_stall() {
+  if (config_.stall_timeout_s <= 0 || !stall_handler_) return;
+  std::int64_t now = now_ns();
+  std::int64_t next = next_stall_check_ns_.load(std::memory_order_relaxed);
+  if (now < next || !next_stall_check_ns_.compare_exchange_strong(next, now + 100'000'000)) return;
+  int live = live_.load();
+  if (live == 0 || parked_.load() != live) {
+    note_progress();  // someone can run: the clock restarts when all block
+    return;
+  }
+  double stalled = static_cast<double>(now - last_progress_ns_.load()) * 1e-9;
+  if (stalled >= config_.stall_timeout_s && !stall_reported_.exchange(true)) stall_handler_();
+}
+
+void Scheduler::run() {
+  note_progress();
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < workers_.size(); ++i) {
+    threads.emplace_back([this, i] {
+      t_worker = workers_[i].get();
+      workers_[i]->run();
+      t_worker = nullptr;
+    });
+  }
+  t_worker = workers_[0].get();
+  workers_[0]->run();
+  t_worker = nullptr;
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace tucana::sched

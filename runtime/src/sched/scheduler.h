@@ -1,0 +1,92 @@
+// The per-process scheduler: W workers, each running the fibers homed on it.
+//
+// Layers: fiber/ switches contexts; Worker runs a loop over its ready fibers;
+// RoundRobinPolicy picks the next one; Scheduler owns the workers and the
+// process-wide hooks (communication polling, stall detection). Every blocking
+// thing above this layer is built on park()/unpark().
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fiber/fiber.h"
+#include "sched/worker.h"
+
+namespace tucana::sched {
+
+struct SchedulerConfig {
+  int workers = 1;
+  std::size_t stack_size = 8u << 20;
+  // When every live fiber has been parked with no unpark and no polling
+  // progress for this long, the stall handler runs (0 = never).
+  double stall_timeout_s = 0;
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(const SchedulerConfig& config);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Creates a fiber homed on worker `worker` that runs entry(arg). Call before
+  // run(). `name` labels it in diagnostics.
+  fiber::Fiber* spawn(int worker, fiber::Fiber::Entry entry, void* arg, std::string name);
+
+  // Polled by idle workers and every few switches; returns true when it made
+  // progress. Called by one worker at a time at most if it says so itself
+  // (it must be thread-safe; the transport uses a try-lock).
+  void set_poll_hook(std::function<bool()> hook) { poll_hook_ = std::move(hook); }
+  // Called (on some worker thread, from its loop) when a stall is detected.
+  void set_stall_handler(std::function<void()> handler) { stall_handler_ = std::move(handler); }
+
+  // Runs all fibers to completion: starts workers 1..W-1 on new threads and
+  // runs worker 0 on the calling thread.
+  void run();
+
+  int workers() const { return static_cast<int>(workers_.size()); }
+  Worker& worker(int i) { return *workers_[static_cast<std::size_t>(i)]; }
+  const SchedulerConfig& config() const { return config_; }
+
+  // The worker running the calling thread, or null outside any worker.
+  static Worker* current_worker();
+  // The fiber running on the calling thread, or null.
+  static fiber::Fiber* current_fiber();
+  // Contract: called by a running fiber.
+  static void yield();
+  static void park();
+  // Wakes a parked fiber (or leaves a permit for its next park). Any thread.
+  static void unpark(fiber::Fiber* f);
+
+  // Records that communication moved (resets the stall clock).
+  void note_progress() { last_progress_ns_.store(now_ns(), std::memory_order_relaxed); }
+  int live() const { return live_.load(); }
+  int parked() const { return parked_.load(); }
+
+ private:
+  friend class Worker;
+  static std::int64_t now_ns();
+  bool finished() const { return live_.load(std::memory_order_acquire) == 0; }
+  bool poll();
+  void check_stall();
+  void on_fiber_exit();
+  static void exit_hook(fiber::Fiber* f);
+
+  SchedulerConfig config_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
+  std::function<bool()> poll_hook_;
+  std::function<void()> stall_handler_;
+  std::atomic<int> live_{0};
+  std::atomic<int> parked_{0};
+  std::atomic<std::int64_t> last_progress_ns_{0};
+  std::atomic<std::int64_t> next_stall_check_ns_{0};
+  std::atomic<bool> stall_reported_{false};
+};
+
+}  // namespace tucana::sched

@@ -1,0 +1,169 @@
+#include "sched/worker.h"
+
+#include <cassert>
+#include <chrono>
+#include <thread>
+
+#include "fiber/guard.h"
+#include "sched/scheduler.h"
+
+namespace tucana::sched {
+
+using fiber::Fiber;
+using fiber::Handoff;
+
+namespace {
+// How many fiber switches between two polls of the communication layer while
+// fibers keep running (an idle worker polls on every round).
+constexpr unsigned kSwitchesPerPoll = 32;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
+
+Worker::Worker(Scheduler& scheduler, int index) : scheduler_(scheduler), index_(index) {}
+
+void Worker::requeue_action(Fiber* left, void* worker) {
+  static_cast<Worker*>(worker)->ready_.awakened(left);
+}
+
+// Runs after `left` is saved. An unpark may have come between park()'s
+// decision and now; then the permit is there and the fiber goes straight back
+// to the ready queue instead of sleeping.
+void Worker::park_action(Fiber* left, void* worker) {
+  auto* w = static_cast<Worker*>(worker);
+  w->scheduler_.parked_.fetch_add(1);
+  int expected = 0;
+  if (!left->park_state.compare_exchange_strong(expected, 2)) {
+    w->scheduler_.parked_.fetch_sub(1);
+    left->park_state.store(0);
+    w->ready_.awakened(left);
+  }
+}
+
+void Worker::drain_inbox() {
+  if (!inbox_nonempty_.load(std::memory_order_acquire)) return;
+  Fiber* head;
+  {
+    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    head = inbox_head_;
+    inbox_head_ = inbox_tail_ = nullptr;
+    inbox_nonempty_.store(false, std::memory_order_relaxed);
+  }
+  while (head) {
+    Fiber* next = head->next;
+    ready_.awakened(head);
+    head = next;
+  }
+}
+
+Fiber* Worker::next_ready() {
+  drain_inbox();
+  return ready_.pick_next();
+}
+
+void Worker::maybe_poll() {
+  if (++switches_ % kSwitchesPerPoll == 0) scheduler_.poll();
+}
+
+void Worker::switch_away(Fiber* self, const Handoff& handoff) {
+  maybe_poll();
+  Fiber* next = next_ready();
+  if (next) {
+    current_ = next;
+    fiber::switch_context(self ? &self->context() : nullptr, next->context(), handoff);
+  } else {
+    current_ = nullptr;
+    fiber::switch_context(self ? &self->context() : nullptr, loop_context_, handoff);
+  }
+}
+
+void Worker::yield() {
+  Fiber* self = current_;
+  assert(self && "yield() outside a fiber");
+  drain_inbox();
+  maybe_poll();
+  if (!ready_.has_ready()) return;  // nobody else to run: keep going
+  Fiber* next = ready_.pick_next();
+  current_ = next;
+  fiber::switch_context(&self->context(), next->context(), Handoff{&requeue_action, self, this});
+}
+
+void Worker::park() {
+  Fiber* self = current_;
+  assert(self && "park() outside a fiber");
+  if (self->park_state.exchange(0) == 1) return;  // an unpark came first
+  switch_away(self, Handoff{&park_action, self, this});
+}
+
+void Worker::exit_current() {
+  assert(current_ && current_->finished());
+  scheduler_.on_fiber_exit();
+  switch_away(nullptr, Handoff{});
+  __builtin_unreachable();
+}
+
+void Worker::make_ready(Fiber* f) {
+  assert(f->home == this);
+  if (Scheduler::current_worker() == this) {
+    ready_.awakened(f);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    f->next = nullptr;
+    if (inbox_tail_) inbox_tail_->next = f; else inbox_head_ = f;
+    inbox_tail_ = f;
+    inbox_nonempty_.store(true, std::memory_order_release);
+  }
+  wake();
+}
+
+void Worker::wake() {
+  if (sleeping_.load()) {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    sleep_cv_.notify_one();
+  }
+}
+
+void Worker::idle(unsigned& idle_rounds) {
+  ++idle_rounds;
+  scheduler_.check_stall();
+  if (idle_rounds < 64) {
+    cpu_relax();
+  } else if (idle_rounds < 1024) {
+    std::this_thread::yield();
+  } else {
+    // Nothing for a while: sleep, but wake in time to poll the network again.
+    std::unique_lock<std::mutex> lock(sleep_mutex_);
+    sleeping_.store(true);
+    if (!inbox_nonempty_.load() && !scheduler_.finished()) {
+      auto nap = scheduler_.poll_hook_ ? std::chrono::microseconds(100) : std::chrono::microseconds(2000);
+      sleep_cv_.wait_for(lock, nap);
+    }
+    sleeping_.store(false);
+  }
+}
+
+void Worker::run() {
+  fiber::install_overflow_handler();
+  unsigned idle_rounds = 0;
+  while (!scheduler_.finished()) {
+    if (Fiber* f = next_ready()) {
+      idle_rounds = 0;
+      current_ = f;
+      fiber::switch_context(&loop_context_, f->context(), Handoff{});
+      continue;
+    }
+    if (scheduler_.poll()) {
+      idle_rounds = 0;
+      continue;
+    }
+    idle(idle_rounds);
+  }
+}
+
+}  // namespace tucana::sched

@@ -1,0 +1,78 @@
+// A worker: one kernel thread that runs the fibers homed on it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+#include "fiber/fiber.h"
+#include "sched/policy.h"
+
+namespace tucana::sched {
+
+class Scheduler;
+
+class Worker {
+ public:
+  Worker(Scheduler& scheduler, int index);
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  int index() const { return index_; }
+  // The fiber running on this worker, or null in the worker loop.
+  fiber::Fiber* current() const { return current_; }
+
+  // Runs the worker loop on the calling thread until every fiber of the
+  // scheduler has finished.
+  void run();
+
+  // Contract for yield/park/exit_current: called on this worker's thread by
+  // its currently running fiber.
+  // Lets the other ready fibers of this worker run first.
+  void yield();
+  // Suspends the running fiber until Scheduler::unpark (or returns at once if
+  // an unpark arrived since the last park). Callers re-check their condition.
+  void park();
+  // Leaves the running, finished fiber for good.
+  [[noreturn]] void exit_current();
+
+  // Makes `f`, homed on this worker and suspended, ready to run. Any thread.
+  void make_ready(fiber::Fiber* f);
+
+  // Wakes the worker if it sleeps for lack of work. Any thread.
+  void wake();
+
+ private:
+  friend class Scheduler;
+  // Switches from the running fiber to the next ready one, or to the worker
+  // loop when none is ready; `handoff` says what to do with the fiber left.
+  void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
+  fiber::Fiber* next_ready();
+  void drain_inbox();
+  void idle(unsigned& idle_rounds);
+  void maybe_poll();
+
+  static void requeue_action(fiber::Fiber* left, void* worker);
+  static void park_action(fiber::Fiber* left, void* worker);
+
+  Scheduler& scheduler_;
+  const int index_;
+  fiber::Context loop_context_;
+  fiber::Fiber* current_ = nullptr;
+  RoundRobinPolicy ready_;  // owner thread only
+  unsigned switches_ = 0;
+
+  // Fibers made ready by other threads; moved to ready_ by the owner.
+  std::mutex inbox_mutex_;
+  fiber::Fiber* inbox_head_ = nullptr;
+  fiber::Fiber* inbox_tail_ = nullptr;
+  std::atomic<bool> inbox_nonempty_{false};
+
+  // Sleep when there is nothing to do for a while.
+  std::mutex sleep_mutex_;
+  std::condition_variable sleep_cv_;
+  std::atomic<bool> sleeping_{false};
+};
+
+}  // namespace tucana::sched
