@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Tucana needs, when any is missing.
+# Usage: scripts/setup-deps.sh [--mpich]
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config binutils
+          libopenmpi-dev openmpi-bin
+          libboost-context-dev libhwloc-dev
+          libgtest-dev libbenchmark-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --mpich) packages+=(mpich libmpich-dev) ;;
+    *) echo "setup-deps.sh: unknown option '$arg'" >&2; exit 1 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds Tucana and runs its test suite (installs missing Debian packages first).
+#
+#   scripts/test.sh             everything, with Open MPI           (build/)
+#   scripts/test.sh --sanitize  the runtime's tests under AddressSanitizer and
+#                               UndefinedBehaviorSanitizer          (build-asan/)
+#   scripts/test.sh --mpich     the point-to-point tests with MPICH (build-mpich/)
+# Extra arguments after the mode go to ctest (e.g. -R p2p_ordering).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$TUCANA_ROOT"
+
+mode=default
+case "${1:-}" in
+  --sanitize | --mpich) mode=${1#--}; shift ;;
+esac
+
+case "$mode" in
+  default)
+    scripts/setup-deps.sh
+    build_tree build
+    ctest --test-dir build --output-on-failure -j 2 "$@"
+    ;;
+  sanitize)
+    scripts/setup-deps.sh
+    build_tree build-asan -DTUCANA_SANITIZE=ON -DTUCANA_BUILD_BENCHMARKS=OFF
+    # LeakSanitizer cannot follow memory through fiber stacks switched away
+    # from; leaks are checked at exit of each test, not during fiber runs.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    ctest --test-dir build-asan --output-on-failure -j 2 -L 'unit|mpi' "$@"
+    ;;
+  mpich)
+    scripts/setup-deps.sh --mpich
+    build_tree build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
+      -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DTUCANA_NATIVE_MPIRUN=mpiexec.mpich \
+      -DTUCANA_BUILD_BENCHMARKS=OFF
+    ctest --test-dir build-mpich --output-on-failure -j 2 -L mpi "$@"
+    ;;
+esac

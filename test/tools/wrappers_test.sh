@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Tests of tucanacc/tucanacxx and tucana-run as a user meets them: flags like
+# mpicc's, main renamed, unsupported calls refused at compile time, global
+# variables listed, launcher errors for impossible layouts.
+# Usage: wrappers_test.sh BIN_DIR
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+failures=0
+passes=0
+check() {  # name, then a command that must succeed
+  local name=$1
+  shift
+  if "$@" >"$work/out.txt" 2>&1; then
+    passes=$((passes + 1))
+  else
+    failures=$((failures + 1))
+    echo "FAIL: $name"
+    sed 's/^/    /' "$work/out.txt"
+  fi
+}
+expect_fail_with() {  # pattern, command...: the command fails and prints pattern
+  local pattern=$1
+  shift
+  if "$@" >out.log 2>&1; then echo "unexpectedly succeeded"; cat out.log; return 1; fi
+  grep -qE -- "$pattern" out.log || { echo "missing /$pattern/ in:"; cat out.log; return 1; }
+}
+expect_output() {  # pattern, command...: the command succeeds and prints pattern
+  local pattern=$1
+  shift
+  "$@" >out.log 2>&1 || { echo "failed:"; cat out.log; return 1; }
+  grep -qE -- "$pattern" out.log || { echo "missing /$pattern/ in:"; cat out.log; return 1; }
+}
+
+cat >ring.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+int ring_step(int rank, int size);
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int got = ring_step(rank, size);
+  int sum = 0;
+  MPI_Reduce(&got, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("ring sum %d size %d args %d %s\n", sum, size, argc, argc > 1 ? argv[1] : "-");
+  MPI_Finalize();
+  return 0;
+}
+C
+cat >step.c <<'C'
+#include <mpi.h>
+int calls;              /* shared by the subranks: the wrapper must say so */
+static double history[4];
+int ring_step(int rank, int size) {
+  static int last;      /* a static local: also shared */
+  int got;
+  calls++;
+  last = rank;
+  history[0] = last;
+  MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &got, 1, MPI_INT, (rank + size - 1) % size, 0,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return got + (int)history[0] - last + calls - calls;
+}
+const int table[3] = {1, 2, 3};  /* constant: not listed */
+C
+cat >win.c <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) {
+  MPI_Win win;
+  MPI_Init(&argc, &argv);
+  MPI_Win_create(0, 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Finalize();
+  return 0;
+}
+C
+cat >ring.cpp <<'C'
+#include <mpi.h>
+#include <iostream>
+#include <vector>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> v(1, rank);
+  int total = 0;
+  MPI_Allreduce(v.data(), &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::cout << "cxx total " << total << "\n";
+  MPI_Finalize();
+}
+C
+
+# compile and link in one step, several sources, -D/-I/-O flags
+check "one-step build" bash -c "'$bin/tucanacc' -O2 -DUNUSED=1 -I. -o ring ring.c step.c 2>build.log"
+check "globals listed" grep -q "global variable 'calls' (step.c) is shared" build.log
+check "static listed" grep -q "static variable 'history' (step.c)" build.log
+check "static local listed" grep -q "static local variable 'last' (step.c)" build.log
+check "constants not listed" bash -c "! grep -q table build.log"
+check "run under tucana-run" expect_output "ring sum 28 size 8 args 2 hello" "$bin/tucana-run" -np 2 --vf 4 ./ring hello
+check "run directly (one process, one subrank)" expect_output "ring sum 0 size 1" ./ring
+check "run directly with TUCANA_VF" expect_output "ring sum 6 size 4" env TUCANA_VF=4 ./ring
+# -c then link, like mpicc
+check "separate compile" "$bin/tucanacc" -c ring.c
+check "separate compile -o" "$bin/tucanacc" -c step.c -o step_obj.o
+check "link objects" bash -c "'$bin/tucanacc' ring.o step_obj.o -o ring2 2>link.log"
+check "globals listed from objects" grep -q "global variable 'calls' (step.c)" link.log
+check "objects run" expect_output "ring sum 6 size 4" "$bin/tucana-run" -np 1 --vf 4 ./ring2
+check "no -o with -c and two sources" expect_fail_with "cannot specify -o" "$bin/tucanacc" -c ring.c step.c -o x.o
+check "silence global warnings" bash -c "'$bin/tucanacc' --no-global-warnings ring.c step.c -o ring3 2>&1 | grep -c warning | grep -qx 0"
+# C++
+check "tucanacxx" "$bin/tucanacxx" -O2 -o ringxx ring.cpp
+check "C++ run" expect_output "cxx total 6" "$bin/tucana-run" -np 2 --vf 2 ./ringxx
+# unsupported calls: a compile-time error that names the call
+check "unsupported call, C" expect_fail_with "MPI_Win_create: one-sided communication is not supported" "$bin/tucanacc" -c win.c
+check "unsupported call, C++" expect_fail_with "MPI_Win_create: one-sided communication is not supported" "$bin/tucanacxx" -x c++ -c win.c
+check "unknown call, C" bash -c "printf '#include <mpi.h>\nint main(void){ MPI_Made_up(1); return 0; }\n' > made.c; ! '$bin/tucanacc' -c made.c"
+check "showme" expect_output "objcopy --redefine-sym main=tucana_user_main" "$bin/tucanacc" -show -c ring.c
+check "no input" expect_fail_with "no input files" "$bin/tucanacc" -O2
+# launcher errors
+check "vf and vranks" expect_fail_with "either --vf or --vranks" "$bin/tucana-run" -np 2 --vf 2 --vranks 8 ./ring
+check "too few vranks" expect_fail_with "impossible layout: 3 subranks" "$bin/tucana-run" -np 2 --workers 2 --vranks 3 ./ring
+check "bad np" expect_fail_with "-np must be a positive integer" "$bin/tucana-run" -np zero ./ring
+check "bad stack size" expect_fail_with "--stack-size must be a size" "$bin/tucana-run" --stack-size lots ./ring
+check "missing program" expect_fail_with "is not an executable" "$bin/tucana-run" -np 1 ./nothing-here
+check "unknown option" expect_fail_with "unknown option '--bogus'" "$bin/tucana-run" --bogus ./ring
+check "help" expect_output "virtualization factor" "$bin/tucana-run" --help
+check "vranks uneven blocks" expect_output "ring sum 15 size 6" "$bin/tucana-run" -np 2 --vranks 6 ./ring
+check "env vars" expect_output "ring sum 15 size 6" env TUCANA_NP=2 TUCANA_VF=3 "$bin/tucana-run" ./ring
+check "dry run shows settings" expect_output "TUCANA_WORKERS=2.*--bind-to none" "$bin/tucana-run" --dry-run -np 2 --workers 2 --vf 2 ./ring
+check "runtime rejects bad env" expect_fail_with "TUCANA_STACK_SIZE=huge" env TUCANA_STACK_SIZE=huge ./ring
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
