@@ -13,6 +13,7 @@ namespace tucana::comm {
 // A message that arrived before a matching receive was posted.
 struct Messenger::Message {
   enum class Holds : std::uint8_t { SendRef, Buffer, Remote };
+  Message(int c, int s, int t, std::size_t b, Holds h) : ctx(c), source(s), tag(t), bytes(b), holds(h) {}
   int ctx;
   int source;
   int tag;
@@ -21,6 +22,7 @@ struct Messenger::Message {
   Operation* send = nullptr;       // SendRef: the sender's own operation and buffer
   void* data = nullptr;            // Buffer: a copy (malloc)
   RemoteMessage* remote = nullptr; // Remote: still inside the MPI library
+  SyncAck ack;                     // from another process's MPI_Ssend
   Message* next = nullptr;
 };
 
@@ -135,7 +137,7 @@ void Messenger::post_send(Operation* op) {
     complete(recv);
     return;
   }
-  auto* m = new Message{op->ctx, op->owner, op->tag, op->bytes, Message::Holds::SendRef};
+  auto* m = new Message(op->ctx, op->owner, op->tag, op->bytes, Message::Holds::SendRef);
   bool eager = op->eager_ok && !op->synchronous && op->bytes <= eager_limit_;
   if (eager) {
     m->holds = Message::Holds::Buffer;
@@ -166,6 +168,7 @@ void Messenger::post_receive(Operation* op) {
 
 void Messenger::deliver(Message* m, Operation* recv) {
   set_match(recv, m->source, m->tag, m->bytes);
+  if (m->ack.proc >= 0) transport_.acknowledge(m->ack);
   switch (m->holds) {
     case Message::Holds::SendRef:
       if (recv->matched_bytes) std::memcpy(recv->buf, m->send->buf, recv->matched_bytes);
@@ -195,11 +198,13 @@ void Messenger::on_arrival(const Arrival& a) {
   if (recv) {
     lock.unlock();
     set_match(recv, a.src_world, a.tag, a.bytes);
+    if (a.ack.proc >= 0) transport_.acknowledge_in_handler(a.ack);
     recv->done = &transport_done;
     transport_.receive_in_handler(a.message, recv->buf, recv->bytes, recv);
     return;
   }
-  auto* m = new Message{a.ctx, a.src_world, a.tag, a.bytes, Message::Holds::Remote};
+  auto* m = new Message(a.ctx, a.src_world, a.tag, a.bytes, Message::Holds::Remote);
+  m->ack = a.ack;
   if (a.bytes <= eager_limit_) {
     // Short: take it out of the MPI library now, so that MPI holds no
     // unmatched messages for long.

@@ -18,6 +18,22 @@ struct RemoteMessage {
 };
 
 namespace {
+// A synchronous send to another process: done when MPI has sent it and the
+// receiving subrank has matched it.
+struct SyncSend {
+  int proc;
+  int ctx;
+  int real_tag;
+  Completion* done;
+  bool sent = false;
+  bool acked = false;
+};
+
+// Completion of the MPI_Isend of a synchronous send.
+struct SyncSent : Completion {
+  SyncSend* sync;
+};
+
 // A receive whose message may be longer than the buffer goes through `temp`
 // and is truncated on completion, as MPI_ERR_TRUNCATE requires.
 struct Pending {
@@ -30,7 +46,11 @@ struct Pending {
 
 struct Transport::Impl {
   std::mutex mutex;
-  std::vector<MPI_Comm> comms;     // real communicator of each context
+  // Real communicators: [0, n) the messages of each context, [n, 2n) the
+  // acknowledgements of synchronous ones.
+  std::vector<MPI_Comm> comms;
+  int contexts = 0;
+  std::vector<SyncSend*> sync_sends;  // in send order
   std::vector<MPI_Request> requests;
   std::vector<Pending> pending;    // parallel to `requests`
   std::vector<int> indices;
@@ -69,7 +89,7 @@ bool Transport::configure(const Layout& layout, int contexts, std::string* error
   int max_local = layout.max_local_count();
   subrank_bits_ = 0;
   while ((1 << subrank_bits_) < max_local) ++subrank_bits_;
-  int user_bits = real_tag_bits_ - 2 * subrank_bits_;
+  int user_bits = real_tag_bits_ - 2 * subrank_bits_ - 1;  // 1: the sync bit
   if (user_bits > 30) user_bits = 30;
   if (layout.nprocs > 1 && user_bits < kMinUserTagBits) {
     *error = "too many subranks per process for the tag space: " + std::to_string(max_local) +
@@ -83,7 +103,8 @@ bool Transport::configure(const Layout& layout, int contexts, std::string* error
   }
   user_tag_ub_ = layout.nprocs > 1 ? static_cast<int>((1L << user_bits) - 1) : INT_MAX;
   if (layout.nprocs > 1) {
-    impl_->comms.resize(static_cast<std::size_t>(contexts));
+    impl_->contexts = contexts;
+    impl_->comms.resize(static_cast<std::size_t>(2 * contexts));
     for (auto& c : impl_->comms) MPI_Comm_dup(MPI_COMM_WORLD, &c);
   }
   return true;
@@ -93,21 +114,82 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
                      int ctx, bool synchronous, Completion* done) {
   const Layout& l = *layout_;
   int dst_proc = l.proc_of(dst_world);
-  int real_tag = (tag << (2 * subrank_bits_)) | (l.local_of(src_world) << subrank_bits_) |
-                 l.local_of(dst_world);
+  int real_tag = (((tag << 1) | (synchronous ? 1 : 0)) << (2 * subrank_bits_)) |
+                 (l.local_of(src_world) << subrank_bits_) | l.local_of(dst_world);
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
     abort(1);
   }
   std::lock_guard<std::mutex> lock(impl_->mutex);
   MPI_Request r;
-  MPI_Comm comm = impl_->comms[static_cast<std::size_t>(ctx)];
-  if (synchronous)
-    MPI_Issend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comm, &r);
-  else
-    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comm, &r);
+  if (!synchronous) {
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag,
+              impl_->comms[static_cast<std::size_t>(ctx)], &r);
+    impl_->requests.push_back(r);
+    impl_->pending.push_back(Pending{done});
+    return;
+  }
+  auto* sync = new SyncSend{dst_proc, ctx, real_tag, done};
+  auto* sent = new SyncSent;
+  sent->sync = sync;
+  sent->done = [](Completion* c, int) {
+    auto* s = static_cast<SyncSent*>(c);
+    SyncSend* sync = s->sync;
+    delete s;
+    sync->sent = true;
+    if (sync->acked) {
+      sync->done->done(sync->done, 0);
+      delete sync;
+    }
+  };
+  impl_->sync_sends.push_back(sync);
+  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag,
+            impl_->comms[static_cast<std::size_t>(ctx)], &r);
   impl_->requests.push_back(r);
-  impl_->pending.push_back(Pending{done});
+  impl_->pending.push_back(Pending{sent});
+}
+
+void Transport::acknowledge_in_handler(const SyncAck& ack) {
+  MPI_Request r;
+  MPI_Isend(nullptr, 0, MPI_BYTE, ack.proc, ack.real_tag,
+            impl_->comms[static_cast<std::size_t>(impl_->contexts + ack.ctx)], &r);
+  impl_->requests.push_back(r);
+  impl_->pending.push_back(Pending{nullptr});
+}
+
+void Transport::acknowledge(const SyncAck& ack) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  acknowledge_in_handler(ack);
+}
+
+// Acknowledgements of our synchronous sends: each completes the oldest
+// synchronous send with the same process, context and real tag.
+bool Transport::poll_acks_locked() {
+  Impl& im = *impl_;
+  bool moved = false;
+  for (int ctx = 0; ctx < im.contexts; ++ctx) {
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Comm comm = im.comms[static_cast<std::size_t>(im.contexts + ctx)];
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
+      if (!flag) break;
+      MPI_Recv(nullptr, 0, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE);
+      moved = true;
+      for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
+        SyncSend* sync = *it;
+        if (sync->proc != st.MPI_SOURCE || sync->ctx != ctx || sync->real_tag != st.MPI_TAG) continue;
+        im.sync_sends.erase(it);
+        sync->acked = true;
+        if (sync->sent) {
+          sync->done->done(sync->done, 0);
+          delete sync;
+        }
+        break;
+      }
+    }
+  }
+  return moved;
 }
 
 void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
@@ -170,7 +252,7 @@ bool Transport::poll_locked() {
           std::free(p.temp);
           err = TMPI_ERR_TRUNCATE;
         }
-        p.done->done(p.done, err);
+        if (p.done) p.done->done(p.done, err);
       }
       // compact: drop the completed entries (now MPI_REQUEST_NULL)
       std::size_t w = 0;
@@ -185,25 +267,29 @@ bool Transport::poll_locked() {
       im.pending.resize(w);
     }
   }
-  // 2. new arrivals, in order, per context
+  // 2. acknowledgements of synchronous sends
+  if (!im.sync_sends.empty()) moved = poll_acks_locked() || moved;
+  // 3. new arrivals, in order, per context
   const int mask = (1 << subrank_bits_) - 1;
-  for (std::size_t ctx = 0; ctx < im.comms.size(); ++ctx) {
+  for (std::size_t c = 0; c < static_cast<std::size_t>(im.contexts); ++c) {
+    const int ctx = static_cast<int>(c);
     for (int budget = 64; budget > 0; --budget) {
       int flag = 0;
       MPI_Message msg;
       MPI_Status st;
-      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.comms[ctx], &flag, &msg, &st);
+      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.comms[c], &flag, &msg, &st);
       if (!flag) break;
       moved = true;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
       Arrival a;
-      a.ctx = static_cast<int>(ctx);
+      a.ctx = ctx;
+      if ((st.MPI_TAG >> (2 * subrank_bits_)) & 1) a.ack = SyncAck{st.MPI_SOURCE, ctx, st.MPI_TAG};
       a.dst_local = st.MPI_TAG & mask;
       a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
                     ((st.MPI_TAG >> subrank_bits_) & mask);
-      a.tag = st.MPI_TAG >> (2 * subrank_bits_);
+      a.tag = st.MPI_TAG >> (2 * subrank_bits_ + 1);
       a.bytes = m->bytes;
       a.message = m;
       handler_(a);

@@ -3,8 +3,16 @@
 //
 // Encoding: a message from subrank s to subrank d travels as an MPI message
 // on the real communicator of its context, from s's process to d's process,
-// with real tag = (user tag << 2B) | (local index of s << B) | local index of
-// d, where B bits hold any local subrank index. Receiving processes find
+// with real tag = (((user tag << 1) | sync) << 2B) | (local index of s << B)
+// | local index of d, where B bits hold any local subrank index.
+//
+// Synchronous sends (MPI_Ssend, sync = 1) must not complete before the
+// receiving subrank matches them, which is later than MPI's own match by
+// MPI_Improbe. The receiver answers each match with an empty message with
+// the same real tag on a second real communicator of the context; the sender
+// completes its synchronous sends to one process in order per real tag and
+// context, since MPI's non-overtaking rule orders both the messages and the
+// acknowledgements. Receiving processes find
 // messages with MPI_Improbe(ANY_SOURCE, ANY_TAG) and receive them with
 // MPI_Imrecv, so matching (wildcards, order) is done exactly by the subrank
 // layer above, never by MPI's tag matching. MPI's non-overtaking rule between
@@ -31,6 +39,14 @@ struct Completion {
   void (*done)(Completion* self, int error) = nullptr;  // error: 0 or an MPI error class
 };
 
+// Who to acknowledge when a synchronous message from another process is
+// matched by a receive.
+struct SyncAck {
+  int proc = -1;  // the sender's process (-1: not synchronous)
+  int ctx = 0;
+  int real_tag = 0;
+};
+
 // A message from another process, as seen by the arrival handler.
 struct Arrival {
   int ctx;
@@ -39,6 +55,7 @@ struct Arrival {
   int tag;
   std::size_t bytes;
   RemoteMessage* message;
+  SyncAck ack;  // ack.proc >= 0 for MPI_Ssend: call acknowledge() when matched
 };
 
 class Transport {
@@ -85,6 +102,11 @@ class Transport {
   // Receives a message kept from the arrival handler into `buf`. Any thread.
   void receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
 
+  // Tells the sender of a synchronous message that a receive matched it.
+  // Any thread; in the arrival handler use acknowledge_in_handler.
+  void acknowledge(const SyncAck& ack);
+  void acknowledge_in_handler(const SyncAck& ack);
+
   // Makes progress if no other thread is doing so: completes finished
   // operations and hands new arrivals to the handler. True if anything moved.
   bool poll();
@@ -97,6 +119,7 @@ class Transport {
  private:
   struct Impl;
   bool poll_locked();
+  bool poll_acks_locked();
   void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
 
   std::unique_ptr<Impl> impl_;

@@ -32,6 +32,12 @@ struct Handoff {
 // A saved execution context: a fiber's or a thread's own stack.
 struct Context {
   fcontext_t fctx = nullptr;
+  void* owner = nullptr;  // the Fiber, for a fiber's context
+  // Stack bounds and fake stack, for AddressSanitizer's fiber annotations
+  // (a thread's bounds are learnt the first time it switches away).
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  void* asan_fake_stack = nullptr;
 };
 
 // Saves the running context into `from` and resumes `to`, passing `handoff`
@@ -78,8 +84,5 @@ class Fiber {
   bool finished_ = false;
 };
 
-// Runs the handoff action carried by a transfer, if any. Every place that can
-// be resumed by switch_context calls this first.
-void complete_handoff(boost::context::detail::transfer_t t);
 
 }  // namespace tucana::fiber

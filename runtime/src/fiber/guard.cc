@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace tucana::fiber {
 
@@ -96,15 +97,18 @@ void install_overflow_handler() {
     sigaction(SIGSEGV, &sa, nullptr);
     sigaction(SIGBUS, &sa, nullptr);
   });
-  // The handler cannot run on the overflowed stack: give each thread its own.
-  thread_local bool has_altstack = false;
-  if (!has_altstack) {
-    stack_t ss;
-    ss.ss_size = 64 * 1024;
-    ss.ss_sp = malloc(ss.ss_size);
-    ss.ss_flags = 0;
-    if (ss.ss_sp && sigaltstack(&ss, nullptr) == 0) has_altstack = true;
-  }
+  // The handler cannot run on the overflowed stack: each thread needs an
+  // alternate signal stack. Keep one that exists (sanitizers install theirs).
+  stack_t current;
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
+  static std::mutex mutex;
+  static std::vector<void*> stacks;  // kept for the life of the process
+  std::lock_guard<std::mutex> lock(mutex);
+  stack_t ss;
+  ss.ss_size = 64 * 1024;
+  ss.ss_sp = malloc(ss.ss_size);
+  ss.ss_flags = 0;
+  if (ss.ss_sp && sigaltstack(&ss, nullptr) == 0) stacks.push_back(ss.ss_sp);
 }
 
 }  // namespace tucana::fiber
