@@ -7,6 +7,7 @@
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/request.h"
+#include "regions/superblock_run.h"
 
 namespace tucana::mpi {
 
@@ -22,6 +23,12 @@ struct P2PArgs {
 
 void on_complete(comm::Operation* op) {
   auto* r = static_cast<Request*>(op);
+  // The region instance is told first, so that a request seen complete is
+  // always accounted for in its region.
+  if (regions::Instance* in = r->instance) {
+    r->instance = nullptr;
+    regions::SuperblockRun::request_completed(in);
+  }
   std::uintptr_t prev = r->state.exchange(Request::kDone, std::memory_order_acq_rel);
   if (prev == Request::kFreeOnDone)
     delete r;
@@ -154,6 +161,13 @@ void start_request(Request* r) {
     return;
   }
   r->state.store(Request::kPending, std::memory_order_release);
+  if (r->heap && r->subrank->current_instance) {
+    regions::Instance* in = r->subrank->current_instance;
+    r->instance = in;
+    r->posted_in = in->run;
+    r->posted_region = in->region;
+    regions::SuperblockRun::request_posted(in);
+  }
   Runtime::get().messenger->post(r);
 }
 

@@ -27,6 +27,11 @@ struct tmpi_request : tucana::comm::Operation {
   bool persistent = false;
   bool active = false;      // persistent: started and not yet waited on
   bool heap = true;         // false for the requests of blocking calls (on the stack)
+  // Posted inside a superblock region: the instance counts it until it
+  // completes (then `instance` is cleared); `posted_in`/`posted_region` stay.
+  tucana::regions::Instance* instance = nullptr;
+  tucana::regions::SuperblockRun* posted_in = nullptr;
+  int posted_region = -1;
 };
 
 namespace tucana::mpi {

@@ -53,7 +53,9 @@ std::string describe(const BlockedIn& b) {
   rank_text(b.peer, peer, sizeof peer);
   if (b.tag == TMPI_ANY_TAG) std::snprintf(tag, sizeof tag, "MPI_ANY_TAG");
   else std::snprintf(tag, sizeof tag, "%d", b.tag);
-  if (std::strcmp(b.call, "MPI_Finalize") == 0) {
+  if (b.note) {
+    std::snprintf(buf, sizeof buf, "%s: %s", b.call, b.note);
+  } else if (std::strcmp(b.call, "MPI_Finalize") == 0) {
     std::snprintf(buf, sizeof buf, "MPI_Finalize, waiting for the other subranks of this process");
   } else if (b.op == b.call || std::strcmp(b.op, b.call) == 0) {
     std::snprintf(buf, sizeof buf, "%s(%s=%s, tag=%s, comm=%s)", b.call, b.peer_label, peer, tag, comm_name(b.comm));

@@ -15,6 +15,11 @@
 #include "config.h"
 #include "sched/scheduler.h"
 
+namespace tucana::regions {
+class SuperblockRun;
+struct Instance;
+}  // namespace tucana::regions
+
 namespace tucana::mpi {
 
 // What a blocked subrank waits in, for the deadlock report.
@@ -25,6 +30,7 @@ struct BlockedIn {
   int peer = 0;                 // rank in `comm` (or MPI_ANY_SOURCE / MPI_PROC_NULL)
   int tag = 0;
   TMPI_Comm comm = TMPI_COMM_NULL;
+  const char* note = nullptr;   // free text instead of the fields above (superblocks)
 };
 
 struct Subrank {
@@ -42,6 +48,11 @@ struct Subrank {
   TMPI_Errhandler errhandler_self = TMPI_ERRORS_ARE_FATAL;
   std::vector<std::string> args;   // each subrank has its own argv strings
   std::vector<char*> argv;
+  // Superblocks being run (innermost last) and the region instance whose
+  // code runs now: requests posted meanwhile belong to it.
+  std::vector<regions::SuperblockRun*> superblocks;
+  regions::Instance* current_instance = nullptr;
+  char wait_note[256] = {0};
 };
 
 using UserMain = int (*)(int, char**, char**);
