@@ -1,0 +1,36 @@
+// The frontend action that translates one source file: registers the pragma
+// handlers, parses, analyzes the superblocks and emits the translated text.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "tucana/translate/PragmaParser.h"
+
+namespace tucana::translate {
+
+struct TranslationResult {
+  bool ok = false;       // translated without errors
+  std::string text;      // the translated source
+  int superblocks = 0;   // how many were translated
+};
+
+class TranslateAction : public clang::ASTFrontendAction {
+ public:
+  explicit TranslateAction(TranslationResult& result) : result_(result) {}
+
+ protected:
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override;
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override;
+
+ private:
+  TranslationResult& result_;
+  AnnotationList annotations_;
+};
+
+// A factory for ClangTool::run that records into `result`.
+std::unique_ptr<clang::tooling::FrontendActionFactory> translate_action_factory(TranslationResult& result);
+
+}  // namespace tucana::translate

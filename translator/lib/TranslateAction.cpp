@@ -1,0 +1,67 @@
+#include "tucana/translate/TranslateAction.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "tucana/translate/SuperblockAnalysis.h"
+#include "tucana/translate/SuperblockEmitter.h"
+
+namespace tucana::translate {
+
+namespace {
+
+class TranslateConsumer : public clang::ASTConsumer {
+ public:
+  TranslateConsumer(TranslationResult& result, const AnnotationList& annotations)
+      : result_(result), annotations_(annotations) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    clang::DiagnosticsEngine& diags = ctx.getDiagnostics();
+    if (diags.hasErrorOccurred()) return;  // the program itself does not compile
+    std::vector<Superblock> superblocks = analyze_superblocks(ctx, annotations_);
+    if (diags.hasErrorOccurred()) return;
+    clang::tooling::Replacements edits;
+    if (!emit_superblocks(ctx, superblocks, edits)) return;
+    clang::SourceManager& sm = ctx.getSourceManager();
+    llvm::Expected<std::string> text = clang::tooling::applyAllReplacements(sm.getBufferData(sm.getMainFileID()), edits);
+    if (!text) {
+      llvm::errs() << "tucana-translate: internal error: " << llvm::toString(text.takeError()) << "\n";
+      return;
+    }
+    result_.text = std::move(*text);
+    result_.superblocks = static_cast<int>(superblocks.size());
+    result_.ok = true;
+  }
+
+ private:
+  TranslationResult& result_;
+  const AnnotationList& annotations_;
+};
+
+class Factory : public clang::tooling::FrontendActionFactory {
+ public:
+  explicit Factory(TranslationResult& result) : result_(result) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<TranslateAction>(result_); }
+
+ private:
+  TranslationResult& result_;
+};
+
+}  // namespace
+
+bool TranslateAction::BeginSourceFileAction(clang::CompilerInstance& ci) {
+  register_annotation_pragmas(ci.getPreprocessor(), annotations_);
+  return true;
+}
+
+std::unique_ptr<clang::ASTConsumer> TranslateAction::CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) {
+  return std::make_unique<TranslateConsumer>(result_, annotations_);
+}
+
+std::unique_ptr<clang::tooling::FrontendActionFactory> translate_action_factory(TranslationResult& result) {
+  return std::make_unique<Factory>(result);
+}
+
+}  // namespace tucana::translate
