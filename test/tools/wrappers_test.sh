@@ -4,7 +4,7 @@
 # variables listed, launcher errors for impossible layouts.
 # Usage: wrappers_test.sh BIN_DIR
 set -u
-bin=$1
+bin=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
