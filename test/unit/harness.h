@@ -15,17 +15,6 @@
 #include "fiber/fiber.h"
 #include "sched/scheduler.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TUCANA_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TUCANA_TEST_ASAN 1
-#endif
-#endif
-#ifdef TUCANA_TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-
 namespace tucana::test {
 
 class Harness {
@@ -50,20 +39,6 @@ class Harness {
 
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
-
-  ~Harness() {
-#ifdef TUCANA_TEST_ASAN
-    // Workaround for a runtime bug: a finished fiber never returns from its
-    // first frames, so their redzones stay poisoned in ASan's shadow after
-    // release_stack() unmaps the stack, and the next stack mapped at the same
-    // address (the next test's) trips over them. Unpoison before the
-    // scheduler unmaps the stacks. Remove once release_stack() does it.
-    for (fiber::Fiber* f : fibers_) {
-      const auto& s = f->stack();
-      __asan_unpoison_memory_region(s.mapping, s.mapped);
-    }
-#endif
-  }
 
   static Options options_for(int workers) {
     Options o;

@@ -15,6 +15,17 @@
 #include "fiber/stack.h"
 #include "harness.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TUCANA_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TUCANA_TEST_ASAN 1
+#endif
+#endif
+#ifdef TUCANA_TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace {
 
 using tucana::fiber::Fiber;
@@ -160,11 +171,9 @@ TEST_P(StackOverflowDeathTest, OtherFaultsAreNotReportedAsOverflow) {
       ::testing::KilledBySignal(SIGSEGV), ::testing::Not(::testing::HasSubstr("stack overflow")));
 }
 
-// Known bug (see the report): guard entries are never unregistered, so when
-// a new stack is mapped where an old fiber's stack was, the overflow report
-// names the old fiber. Enable once guards are unregistered (or looked up
-// newest first).
-TEST(StackGuardDeathTest, DISABLED_OverflowNamesTheNewFiberWhenAStackAddressIsReused) {
+// Guard entries are unregistered with their fiber: when a new stack is mapped
+// where an old fiber's stack was, the overflow report names the new fiber.
+TEST(StackGuardDeathTest, OverflowNamesTheNewFiberWhenAStackAddressIsReused) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
@@ -180,14 +189,11 @@ TEST(StackGuardDeathTest, DISABLED_OverflowNamesTheNewFiberWhenAStackAddressIsRe
       ::testing::ExitedWithCode(3), "stack overflow in new fiber");
 }
 
-// Known bug (see the report): under AddressSanitizer, a finished fiber's
-// last frames (exit hook -> exit_current -> switch_away -> switch_context)
-// never return, so their redzones stay poisoned in ASan's shadow after the
-// stack is unmapped; a new stack mapped at the same address starts with that
-// stale poison, and a deep enough call on it is reported as a bad access (or
-// ASan aborts with "CHECK failed ... kCurrentStackFrameMagic"). Enable once
-// release_stack() (or allocate_stack()) unpoisons the mapping. The Harness
-// works around it for the other tests. Skipped without ASan.
+// Under AddressSanitizer, a finished fiber's last frames (exit hook ->
+// exit_current -> switch_away -> switch_context) never return, so their red
+// zones would stay poisoned after the stack is unmapped, and a new stack
+// mapped at the same address would start with that stale poison.
+// release_stack() unpoisons the mapping. Skipped without ASan.
 struct ReuseProbe {
   const void* mapping = nullptr;
   const void* poisoned = nullptr;  // first poisoned byte below the fiber's frame
@@ -206,7 +212,7 @@ void reuse_probe_entry(void* arg) {
 #endif
 }
 
-TEST(StackReuseTest, DISABLED_StackMappedAtAReusedAddressIsCleanUnderAsan) {
+TEST(StackReuseTest, StackMappedAtAReusedAddressIsCleanUnderAsan) {
 #if !defined(TUCANA_TEST_ASAN) || !defined(__x86_64__)
   GTEST_SKIP() << "only meaningful under AddressSanitizer (x86-64)";
 #endif

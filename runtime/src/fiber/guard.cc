@@ -14,16 +14,20 @@ namespace tucana::fiber {
 
 namespace {
 
+// The table of guard regions, read by the signal handler without locks: a
+// slot is published by storing its `lo` last (release) and retired by
+// clearing `lo` first.
 struct GuardEntry {
-  const char* lo;
-  const char* hi;
-  char name[48];
-  std::size_t usable;
+  std::atomic<const char*> lo{nullptr};
+  const char* hi = nullptr;
+  char name[48] = {0};
+  std::size_t usable = 0;
 };
 
 constexpr int kMaxGuards = 1 << 16;
 GuardEntry g_guards[kMaxGuards];
-std::atomic<int> g_guard_count{0};
+std::atomic<int> g_guard_high{0};  // slots [0, high) have been used
+std::mutex g_guard_mutex;          // serializes register/unregister
 
 // Async-signal-safe formatting of an unsigned number into buf.
 int format_unsigned(char* buf, unsigned long long v) {
@@ -48,10 +52,11 @@ void write_all(const char* s, std::size_t n) {
 
 void on_fault(int sig, siginfo_t* info, void*) {
   const char* addr = static_cast<const char*>(info->si_addr);
-  int n = g_guard_count.load(std::memory_order_acquire);
+  int n = g_guard_high.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i) {
     const GuardEntry& g = g_guards[i];
-    if (addr >= g.lo && addr < g.hi) {
+    const char* lo = g.lo.load(std::memory_order_acquire);
+    if (lo && addr >= lo && addr < g.hi) {
       char msg[256];
       int len = 0;
       auto put = [&](const char* s) {
@@ -75,15 +80,25 @@ void on_fault(int sig, siginfo_t* info, void*) {
 
 }  // namespace
 
-void register_guard(const void* lo, const void* hi, const char* name, std::size_t usable) {
-  int i = g_guard_count.load(std::memory_order_relaxed);
-  if (i >= kMaxGuards) return;  // beyond the table an overflow is a plain SIGSEGV
-  GuardEntry& g = g_guards[i];
-  g.lo = static_cast<const char*>(lo);
+int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable) {
+  std::lock_guard<std::mutex> lock(g_guard_mutex);
+  int high = g_guard_high.load(std::memory_order_relaxed);
+  int slot = 0;
+  while (slot < high && g_guards[slot].lo.load(std::memory_order_relaxed)) ++slot;
+  if (slot == kMaxGuards) return -1;  // full: an overflow is then a plain SIGSEGV
+  GuardEntry& g = g_guards[slot];
   g.hi = static_cast<const char*>(hi);
   snprintf(g.name, sizeof g.name, "%s", name);
   g.usable = usable;
-  g_guard_count.store(i + 1, std::memory_order_release);
+  g.lo.store(static_cast<const char*>(lo), std::memory_order_release);
+  if (slot == high) g_guard_high.store(high + 1, std::memory_order_release);
+  return slot;
+}
+
+void unregister_guard(int slot) {
+  if (slot < 0) return;
+  std::lock_guard<std::mutex> lock(g_guard_mutex);
+  g_guards[slot].lo.store(nullptr, std::memory_order_release);
 }
 
 void install_overflow_handler() {

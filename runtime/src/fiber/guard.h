@@ -6,9 +6,11 @@
 namespace tucana::fiber {
 
 // Registers [lo, hi) as the guard region of the stack of the fiber named
-// `name` (e.g. "subrank 3"), whose usable size is `usable`. Must be called
-// before the fibers run; the table is read from the signal handler.
-void register_guard(const void* lo, const void* hi, const char* name, std::size_t usable);
+// `name` (e.g. "subrank 3"), whose usable size is `usable`. Returns the slot
+// to pass to unregister_guard when the stack goes away (-1 if the table is
+// full). Thread-safe; the table is read from the signal handler.
+int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable);
+void unregister_guard(int slot);
 
 // Installs the SIGSEGV/SIGBUS handler (once per process) and an alternate
 // signal stack for the calling thread (once per thread). A fault inside a

@@ -6,6 +6,10 @@
 #include <cerrno>
 #include <system_error>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace tucana::fiber {
 
 namespace {
@@ -34,6 +38,11 @@ Stack allocate_stack(std::size_t usable, std::size_t guard) {
 }
 
 void release_stack(Stack& s) {
+#if defined(__SANITIZE_ADDRESS__)
+  // A finished fiber's last frames never return, so AddressSanitizer still
+  // has their red zones marked; a new stack mapped here must not inherit them.
+  if (s.mapping) __asan_unpoison_memory_region(s.mapping, s.mapped);
+#endif
   if (s.mapping) munmap(s.mapping, s.mapped);
   s = Stack{};
 }

@@ -3,7 +3,6 @@
 #include <cassert>
 #include <thread>
 
-#include "fiber/guard.h"
 
 namespace tucana::sched {
 
@@ -19,18 +18,6 @@ __attribute__((noinline)) Worker* Scheduler::current_worker() { return t_worker;
 Fiber* Scheduler::current_fiber() {
   Worker* w = current_worker();
   return w ? w->current() : nullptr;
-}
-
-void Scheduler::yield() {
-  Worker* w = current_worker();
-  assert(w);
-  w->yield();
-}
-
-void Scheduler::park() {
-  Worker* w = current_worker();
-  assert(w);
-  w->park();
 }
 
 void Scheduler::unpark(Fiber* f) {
@@ -61,8 +48,6 @@ Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string n
   assert(worker >= 0 && worker < workers());
   auto f = std::make_unique<Fiber>(entry, arg, config_.stack_size, std::move(name));
   f->home = workers_[static_cast<std::size_t>(worker)].get();
-  fiber::register_guard(f->stack().guard_begin(), f->stack().guard_end(), f->name().c_str(),
-                        f->stack().usable);
   Fiber* raw = f.get();
   fibers_.push_back(std::move(f));
   live_.fetch_add(1);
@@ -94,8 +79,9 @@ void Scheduler::check_stall() {
   std::int64_t next = next_stall_check_ns_.load(std::memory_order_relaxed);
   if (now < next || !next_stall_check_ns_.compare_exchange_strong(next, now + 100'000'000)) return;
   int live = live_.load();
-  if (live == 0 || parked_.load() != live) {
-    note_progress();  // someone can run: the clock restarts when all block
+  if (progressed_.exchange(false) || live == 0 || parked_.load() + polling_.load() < live) {
+    // Something moved, or someone can run: the clock restarts.
+    last_progress_ns_.store(now);
     return;
   }
   double stalled = static_cast<double>(now - last_progress_ns_.load()) * 1e-9;
@@ -103,7 +89,7 @@ void Scheduler::check_stall() {
 }
 
 void Scheduler::run() {
-  note_progress();
+  last_progress_ns_.store(now_ns());
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < workers_.size(); ++i) {
     threads.emplace_back([this, i] {

@@ -44,6 +44,9 @@ class Scheduler {
   void set_poll_hook(std::function<bool()> hook) { poll_hook_ = std::move(hook); }
   // Called (on some worker thread, from its loop) when a stall is detected.
   void set_stall_handler(std::function<void()> handler) { stall_handler_ = std::move(handler); }
+  // True while communication is in flight: idle workers then keep polling
+  // instead of napping. Thread-safe.
+  void set_busy_hook(std::function<bool()> hook) { busy_hook_ = std::move(hook); }
 
   // Runs all fibers to completion: starts workers 1..W-1 on new threads and
   // runs worker 0 on the calling thread.
@@ -58,13 +61,20 @@ class Scheduler {
   // The fiber running on the calling thread, or null.
   static fiber::Fiber* current_fiber();
   // Contract: called by a running fiber.
-  static void yield();
-  static void park();
+  static void yield() { current_worker()->yield(); }
+  static void park() { current_worker()->park(); }
   // Wakes a parked fiber (or leaves a permit for its next park). Any thread.
   static void unpark(fiber::Fiber* f);
 
-  // Records that communication moved (resets the stall clock).
-  void note_progress() { last_progress_ns_.store(now_ns(), std::memory_order_relaxed); }
+  // Records that communication moved (resets the stall clock). Cheap: the
+  // time is read by the next stall check.
+  void note_progress() {
+    if (!progressed_.load(std::memory_order_relaxed)) progressed_.store(true, std::memory_order_relaxed);
+  }
+  // A fiber that polls in a loop (MPI_Test, MPI_Iprobe) without progress
+  // counts as blocked for stall detection between these two calls.
+  void begin_polling() { polling_.fetch_add(1); }
+  void end_polling() { polling_.fetch_sub(1); }
   int live() const { return live_.load(); }
   int parked() const { return parked_.load(); }
 
@@ -72,6 +82,7 @@ class Scheduler {
   friend class Worker;
   static std::int64_t now_ns();
   bool finished() const { return live_.load(std::memory_order_acquire) == 0; }
+  bool busy() const { return busy_hook_ && busy_hook_(); }
   bool poll();
   void check_stall();
   void on_fiber_exit();
@@ -82,8 +93,11 @@ class Scheduler {
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
   std::function<bool()> poll_hook_;
   std::function<void()> stall_handler_;
+  std::function<bool()> busy_hook_;
   std::atomic<int> live_{0};
   std::atomic<int> parked_{0};
+  std::atomic<int> polling_{0};
+  std::atomic<bool> progressed_{false};
   std::atomic<std::int64_t> last_progress_ns_{0};
   std::atomic<std::int64_t> next_stall_check_ns_{0};
   std::atomic<bool> stall_reported_{false};

@@ -13,9 +13,10 @@ using fiber::Fiber;
 using fiber::Handoff;
 
 namespace {
-// How many fiber switches between two polls of the communication layer while
-// fibers keep running (an idle worker polls on every round).
-constexpr unsigned kSwitchesPerPoll = 32;
+// Idle back-off: spin (polling) for this many rounds, then also give the core
+// to other threads now and then, then nap.
+constexpr unsigned kSpinRounds = 256;
+constexpr unsigned kYieldRounds = 4096;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -60,43 +61,11 @@ void Worker::drain_inbox() {
   }
 }
 
-Fiber* Worker::next_ready() {
-  drain_inbox();
-  return ready_.pick_next();
-}
-
-void Worker::maybe_poll() {
-  if (++switches_ % kSwitchesPerPoll == 0) scheduler_.poll();
-}
-
-void Worker::switch_away(Fiber* self, const Handoff& handoff) {
-  maybe_poll();
-  Fiber* next = next_ready();
-  if (next) {
-    current_ = next;
-    fiber::switch_context(self ? &self->context() : nullptr, next->context(), handoff);
-  } else {
-    current_ = nullptr;
-    fiber::switch_context(self ? &self->context() : nullptr, loop_context_, handoff);
-  }
-}
-
-void Worker::yield() {
-  Fiber* self = current_;
-  assert(self && "yield() outside a fiber");
-  drain_inbox();
-  maybe_poll();
-  if (!ready_.has_ready()) return;  // nobody else to run: keep going
-  Fiber* next = ready_.pick_next();
-  current_ = next;
-  fiber::switch_context(&self->context(), next->context(), Handoff{&requeue_action, self, this});
-}
-
-void Worker::park() {
-  Fiber* self = current_;
-  assert(self && "park() outside a fiber");
-  if (self->park_state.exchange(0) == 1) return;  // an unpark came first
-  switch_away(self, Handoff{&park_action, self, this});
+void Worker::poll_while_busy() {
+  scheduler_.poll();
+  // Busy workers check for stalls too: subranks that poll MPI_Test in a loop
+  // keep their worker busy but make no progress.
+  if (switches_ % (kSwitchesPerPoll * 64) == 0) scheduler_.check_stall();
 }
 
 void Worker::exit_current() {
@@ -117,7 +86,7 @@ void Worker::make_ready(Fiber* f) {
     f->next = nullptr;
     if (inbox_tail_) inbox_tail_->next = f; else inbox_head_ = f;
     inbox_tail_ = f;
-    inbox_nonempty_.store(true, std::memory_order_release);
+    inbox_nonempty_.store(true);  // seq_cst: ordered before wake()'s read of sleeping_
   }
   wake();
 }
@@ -131,13 +100,15 @@ void Worker::wake() {
 
 void Worker::idle(unsigned& idle_rounds) {
   ++idle_rounds;
-  scheduler_.check_stall();
-  if (idle_rounds < 64) {
-    cpu_relax();
-  } else if (idle_rounds < 1024) {
-    std::this_thread::yield();
+  if (idle_rounds % 256 == 0) scheduler_.check_stall();
+  if (idle_rounds < kSpinRounds || scheduler_.busy()) {
+    cpu_relax();  // messages are in flight: stay responsive
+  } else if (idle_rounds < kYieldRounds) {
+    if (idle_rounds % 16 == 0) std::this_thread::yield();
+    else cpu_relax();
   } else {
     // Nothing for a while: sleep, but wake in time to poll the network again.
+    scheduler_.check_stall();
     std::unique_lock<std::mutex> lock(sleep_mutex_);
     sleeping_.store(true);
     if (!inbox_nonempty_.load() && !scheduler_.finished()) {

@@ -28,12 +28,12 @@ class Worker {
   void run();
 
   // Contract for yield/park/exit_current: called on this worker's thread by
-  // its currently running fiber.
+  // its currently running fiber. (Inline: see fiber::switch_context.)
   // Lets the other ready fibers of this worker run first.
-  void yield();
+  inline void yield();
   // Suspends the running fiber until Scheduler::unpark (or returns at once if
   // an unpark arrived since the last park). Callers re-check their condition.
-  void park();
+  inline void park();
   // Leaves the running, finished fiber for good.
   [[noreturn]] void exit_current();
 
@@ -47,14 +47,24 @@ class Worker {
   friend class Scheduler;
   // Switches from the running fiber to the next ready one, or to the worker
   // loop when none is ready; `handoff` says what to do with the fiber left.
-  void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
-  fiber::Fiber* next_ready();
+  inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
+  fiber::Fiber* next_ready() {
+    if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
+    return ready_.pick_next();
+  }
+  void maybe_poll() {
+    if (++switches_ % kSwitchesPerPoll == 0) poll_while_busy();
+  }
   void drain_inbox();
+  void poll_while_busy();
   void idle(unsigned& idle_rounds);
-  void maybe_poll();
 
   static void requeue_action(fiber::Fiber* left, void* worker);
   static void park_action(fiber::Fiber* left, void* worker);
+
+  // How many fiber switches between two polls of the communication layer
+  // while fibers keep running (an idle worker polls on every round).
+  static constexpr unsigned kSwitchesPerPoll = 32;
 
   Scheduler& scheduler_;
   const int index_;
@@ -74,5 +84,34 @@ class Worker {
   std::condition_variable sleep_cv_;
   std::atomic<bool> sleeping_{false};
 };
+
+inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handoff) {
+  maybe_poll();
+  fiber::Fiber* next = next_ready();
+  fiber::Context* from = self ? &self->context() : nullptr;
+  if (next) {
+    current_ = next;
+    fiber::switch_context(from, next->context(), handoff);
+  } else {
+    current_ = nullptr;
+    fiber::switch_context(from, loop_context_, handoff);
+  }
+}
+
+inline void Worker::yield() {
+  fiber::Fiber* self = current_;
+  if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
+  maybe_poll();
+  if (!ready_.has_ready()) return;  // nobody else to run: keep going
+  fiber::Fiber* next = ready_.pick_next();
+  current_ = next;
+  fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this});
+}
+
+inline void Worker::park() {
+  fiber::Fiber* self = current_;
+  if (self->park_state.exchange(0) == 1) return;  // an unpark came first
+  switch_away(self, fiber::Handoff{&park_action, self, this});
+}
 
 }  // namespace tucana::sched
