@@ -23,6 +23,7 @@
 // as the communicator while the others keep computing.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -88,7 +89,8 @@ class Transport {
   void set_arrival_handler(std::function<void(const Arrival&)> handler) {
     handler_ = std::move(handler);
   }
-  // Only inside the arrival handler: start receiving `m` into `buf`.
+  // Only inside the arrival handler: receive `m` into `buf` (a short message
+  // at once, a long one in the background).
   void receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
   // Only inside the arrival handler: receive `m` now into a new buffer
   // allocated with malloc (the caller frees it). For short messages.
@@ -107,6 +109,9 @@ class Transport {
   void acknowledge(const SyncAck& ack);
   void acknowledge_in_handler(const SyncAck& ack);
 
+  // True while operations are in flight (a hint: read without the lock).
+  bool busy() const { return in_flight_.load(std::memory_order_relaxed) > 0; }
+
   // Makes progress if no other thread is doing so: completes finished
   // operations and hands new arrivals to the handler. True if anything moved.
   bool poll();
@@ -121,6 +126,8 @@ class Transport {
   bool poll_locked();
   bool poll_acks_locked();
   void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+  // Tracks `r` until it completes, or completes it now if it already has.
+  void track_locked(void* request, Completion* done);
 
   std::unique_ptr<Impl> impl_;
   int rank_ = 0;
@@ -131,6 +138,7 @@ class Transport {
   std::string processor_name_;
   std::function<void(const Arrival&)> handler_;
   const Layout* layout_ = nullptr;
+  std::atomic<int> in_flight_{0};
 };
 
 // The smallest number of program tag bits Tucana accepts: MPI guarantees

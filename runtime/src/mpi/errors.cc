@@ -6,6 +6,13 @@
 
 namespace tucana::mpi {
 
+void note_polling(Subrank* me, const BlockedIn& what) {
+  if (me->polling) return;
+  me->polling = true;
+  me->blocked = what;
+  Runtime::get().scheduler->begin_polling();
+}
+
 const char* error_text(int code) {
   switch (code) {
     case TMPI_SUCCESS: return "MPI_SUCCESS: no error";
@@ -66,6 +73,11 @@ Subrank* enter(const char* call, bool before_init_ok) {
           "constructor, or an atexit handler); Tucana runs MPI calls only in the program's main "
           "and what it calls",
           call);
+  if (me->polling) {
+    me->polling = false;
+    me->blocked.call = nullptr;
+    Runtime::get().scheduler->end_polling();
+  }
   if (!before_init_ok) {
     if (!me->initialized) mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called before MPI_Init");
     if (me->finalized) mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called after MPI_Finalize");

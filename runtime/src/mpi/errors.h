@@ -22,6 +22,12 @@ int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, con
 // subrank or, unless `before_init_ok`, before MPI_Init or after MPI_Finalize.
 Subrank* enter(const char* call, bool before_init_ok = false);
 
+// Marks `me` as polling without success (after a failed MPI_Test or
+// MPI_Iprobe), described by `what` for the deadlock report. The next MPI
+// call clears it (in enter()). The stall detector counts polling subranks as
+// blocked, so a program spinning on MPI_Test in a deadlock is reported too.
+void note_polling(Subrank* me, const BlockedIn& what);
+
 // The text of an error class, as MPI_Error_string gives it.
 const char* error_text(int code);
 

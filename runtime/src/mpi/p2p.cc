@@ -348,7 +348,10 @@ int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* sta
   }
   // A program that polls with MPI_Iprobe must let its siblings run, or the
   // message it waits for may never be sent.
-  if (!*flag) sched::Scheduler::yield();
+  if (!*flag) {
+    note_polling(me, BlockedIn{call, call, "source", source, tag, comm});
+    sched::Scheduler::yield();
+  }
   return TMPI_SUCCESS;
 }
 

@@ -29,10 +29,20 @@ int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* c
   return err;
 }
 
-// Lets a polling program's siblings run and the network move.
-void poll_and_yield() {
-  Runtime::get().messenger->poll();
+// A completion call found nothing complete: the program polls. Let its
+// siblings run and count it as blocked on `r` for the deadlock report.
+void unsuccessful_poll(Subrank* me, const char* call, const Request* r) {
+  if (r)
+    note_polling(me, BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
+                               r->peer_rank, r->tag, r->comm});
   sched::Scheduler::yield();
+}
+
+// The first active, incomplete request, for reports.
+const Request* first_pending(int count, TMPI_Request requests[]) {
+  for (int i = 0; i < count; ++i)
+    if (!is_empty(requests[i]) && !is_done(requests[i])) return requests[i];
+  return nullptr;
 }
 
 // Blocks until at least one of the active requests is done.
@@ -167,7 +177,7 @@ int TMPI_Test(TMPI_Request* request, int* flag, TMPI_Status* status) {
   if (!is_done(*request)) Runtime::get().messenger->poll();
   *flag = is_done(*request);
   if (!*flag) {
-    sched::Scheduler::yield();
+    unsuccessful_poll(me, call, *request);
     return TMPI_SUCCESS;
   }
   return finish(me, request, status, call);
@@ -180,7 +190,7 @@ int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status stat
   for (int i = 0; i < count; ++i) {
     if (!is_empty(requests[i]) && !is_done(requests[i])) {
       *flag = 0;
-      sched::Scheduler::yield();
+      unsuccessful_poll(me, call, requests[i]);
       return TMPI_SUCCESS;
     }
   }
@@ -212,7 +222,7 @@ int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI
   *index = TMPI_UNDEFINED;
   *flag = any_active ? 0 : 1;
   if (any_active)
-    sched::Scheduler::yield();
+    unsuccessful_poll(me, call, first_pending(count, requests));
   else
     empty_status(status);
   return TMPI_SUCCESS;
@@ -236,19 +246,21 @@ int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indic
     }
   }
   *outcount = any_active ? n : TMPI_UNDEFINED;
-  if (any_active && n == 0) sched::Scheduler::yield();
+  if (any_active && n == 0) unsuccessful_poll(me, call, first_pending(incount, requests));
   return result;
 }
 
 int TMPI_Request_get_status(TMPI_Request request, int* flag, TMPI_Status* status) {
-  enter("MPI_Request_get_status");
+  const char* call = "MPI_Request_get_status";
+  Subrank* me = enter(call);
   if (is_empty(request)) {
     *flag = 1;
     empty_status(status);
     return TMPI_SUCCESS;
   }
-  if (!is_done(request)) poll_and_yield();
+  if (!is_done(request)) Runtime::get().messenger->poll();
   *flag = is_done(request);
+  if (!*flag) unsuccessful_poll(me, call, request);
   if (*flag) fill_status(request, status);
   return TMPI_SUCCESS;
 }

@@ -142,7 +142,10 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   sc.stack_size = rt.config.stack_size;
   sc.stall_timeout_s = rt.config.deadlock_timeout;
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
-  if (nprocs > 1) rt.scheduler->set_poll_hook([] { return get().transport.poll(); });
+  if (nprocs > 1) {
+    rt.scheduler->set_poll_hook([] { return get().transport.poll(); });
+    rt.scheduler->set_busy_hook([] { return get().transport.busy(); });
+  }
   rt.scheduler->set_stall_handler([] { get().report_deadlock(); });
 
   for (int i = 0; i < rt.layout.local_count(); ++i) {

@@ -43,6 +43,7 @@ struct Subrank {
   bool finished = false;
   int exit_code = 0;
   int thread_level = TMPI_THREAD_SINGLE;
+  bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
   BlockedIn blocked;   // valid while blocked.call != nullptr
   TMPI_Errhandler errhandler_world = TMPI_ERRORS_ARE_FATAL;
   TMPI_Errhandler errhandler_self = TMPI_ERRORS_ARE_FATAL;
