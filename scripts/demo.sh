@@ -11,7 +11,7 @@ iters=${2:-200}
 
 scripts/setup-deps.sh
 build_tree build >/dev/null
-bin=build/test/mpi   # built with the MPI-level tests
+bin=build/examples/jacobi2d
 
 echo "== plain MPI: mpirun -np 8 jacobi2d.native $n $iters"
 native=$(mpirun -np 8 --oversubscribe "$bin/jacobi2d.native" "$n" "$iters")

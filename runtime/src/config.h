@@ -14,6 +14,7 @@ struct Config {
   std::size_t stack_size = 8u << 20;  // TUCANA_STACK_SIZE: bytes per subrank stack
   double deadlock_timeout = 10;  // TUCANA_DEADLOCK_TIMEOUT: seconds, 0 = off
   std::size_t eager_limit = 64u << 10;  // TUCANA_EAGER_LIMIT: bytes
+  bool steal = true;             // TUCANA_STEAL: idle workers run other workers' ready subranks
 
   // Reads the environment. Returns false with `error` naming the variable
   // and the problem when a value is malformed.

@@ -25,6 +25,8 @@ class Harness {
     // Watchdog: when every fiber has been parked this long, mark the test
     // failed and unpark them all (0 = no watchdog).
     double watchdog_s = 3.0;
+    // Idle workers may run other workers' ready fibers.
+    bool steal = true;
   };
 
   explicit Harness(const Options& options) : sched_(make_config(options)) {
@@ -40,9 +42,10 @@ class Harness {
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
-  static Options options_for(int workers) {
+  static Options options_for(int workers, bool steal = true) {
     Options o;
     o.workers = workers;
+    o.steal = steal;
     return o;
   }
 
@@ -81,6 +84,7 @@ class Harness {
     c.workers = o.workers;
     c.stack_size = o.stack_size;
     c.stall_timeout_s = o.watchdog_s;
+    c.steal = o.steal;
     return c;
   }
   static void entry(void* arg) { (*static_cast<std::function<void()>*>(arg))(); }

@@ -41,9 +41,10 @@ INSTANTIATE_TEST_SUITE_P(Sched, SchedulerTest, ::testing::Values(1, 2, 4), worke
 
 // ---------------------------------------------------------------- running --
 
+// With stealing off, fibers stay on the worker they were created on.
 TEST_P(SchedulerTest, RunsEveryFiberToCompletionOnItsHomeWorker) {
   constexpr int kPerWorker = 50;
-  Harness h(workers());
+  Harness h(Harness::options_for(workers(), /*steal=*/false));
   const int n = kPerWorker * workers();
   struct Record {
     int worker = -1;
@@ -165,7 +166,7 @@ TEST_P(SchedulerTest, ManyFibersWithSmallStacks) {
 
 TEST_P(SchedulerTest, YieldAlternatesTheFibersOfEachWorker) {
   constexpr int kRounds = 200;
-  Harness h(workers());
+  Harness h(Harness::options_for(workers(), /*steal=*/false));
   // log[w] is only touched by fibers of worker w, i.e. by one thread.
   std::vector<std::vector<int>> log(static_cast<std::size_t>(workers()));
   for (int w = 0; w < workers(); ++w) {
@@ -600,3 +601,64 @@ TEST_P(SchedulerTest, NoStallWhileOneFiberComputesAndTheOthersWait) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------- stealing --
+
+// Cousins: with every fiber created on worker 0, idle workers take ready
+// ones, so fibers run on every worker; all still run to completion.
+TEST_P(SchedulerTest, IdleWorkersRunReadyFibersOfOtherWorkers) {
+  if (workers() == 1) GTEST_SKIP() << "needs several workers";
+  constexpr int kFibers = 64;
+  Harness h(workers());
+  std::atomic<int> finished{0};
+  std::vector<std::atomic<int>> ran_on(static_cast<std::size_t>(workers()));
+  for (int i = 0; i < kFibers; ++i) {
+    h.spawn(0, [&] {
+      // Work long enough that worker 0 cannot run them all before the
+      // others look for work.
+      auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      ran_on[static_cast<std::size_t>(Scheduler::current_worker()->index())].fetch_add(1);
+      Scheduler::yield();
+      finished.fetch_add(1);
+    });
+  }
+  h.run();
+  EXPECT_EQ(finished.load(), kFibers);
+  int workers_used = 0;
+  for (auto& n : ran_on) workers_used += n.load() > 0;
+  EXPECT_GT(workers_used, 1) << "no fiber ran on another worker than its own";
+}
+
+// A fiber that moved to another worker is woken on its home worker again
+// (park/unpark across a steal keeps working).
+TEST_P(SchedulerTest, StolenFibersParkAndWakeCorrectly) {
+  if (workers() == 1) GTEST_SKIP() << "needs several workers";
+  constexpr int kPairs = 8, kRounds = 200;
+  Harness h(workers());
+  std::vector<std::atomic<int>> turn(kPairs);
+  std::vector<Fiber*> ping(kPairs), pong(kPairs);
+  std::atomic<int> done{0};
+  for (int p = 0; p < kPairs; ++p) {
+    ping[static_cast<std::size_t>(p)] = h.spawn(0, [&, p] {
+      for (int r = 0; r < kRounds; ++r) {
+        while (turn[static_cast<std::size_t>(p)].load() != 0) Scheduler::park();
+        turn[static_cast<std::size_t>(p)].store(1);
+        Scheduler::unpark(pong[static_cast<std::size_t>(p)]);
+      }
+      done.fetch_add(1);
+    });
+    pong[static_cast<std::size_t>(p)] = h.spawn(0, [&, p] {
+      for (int r = 0; r < kRounds; ++r) {
+        while (turn[static_cast<std::size_t>(p)].load() != 1) Scheduler::park();
+        turn[static_cast<std::size_t>(p)].store(0);
+        Scheduler::unpark(ping[static_cast<std::size_t>(p)]);
+      }
+      done.fetch_add(1);
+    });
+  }
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  EXPECT_EQ(done.load(), 2 * kPairs);
+}

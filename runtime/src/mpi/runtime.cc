@@ -141,6 +141,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   sc.workers = rt.config.workers;
   sc.stack_size = rt.config.stack_size;
   sc.stall_timeout_s = rt.config.deadlock_timeout;
+  sc.steal = rt.config.steal;
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
   if (nprocs > 1) {
     rt.scheduler->set_poll_hook([] { return get().transport.poll(); });

@@ -25,6 +25,9 @@ struct SchedulerConfig {
   // When every live fiber has been parked with no unpark and no polling
   // progress for this long, the stall handler runs (0 = never).
   double stall_timeout_s = 0;
+  // With several workers, an idle worker runs ready fibers of the others
+  // (fibers then move between threads).
+  bool steal = true;
 };
 
 class Scheduler {

@@ -25,10 +25,11 @@ inline void cpu_relax() {
 }
 }  // namespace
 
-Worker::Worker(Scheduler& scheduler, int index) : scheduler_(scheduler), index_(index) {}
+Worker::Worker(Scheduler& scheduler, int index)
+    : scheduler_(scheduler), index_(index), stealing_(scheduler.config().steal && scheduler.config().workers > 1) {}
 
 void Worker::requeue_action(Fiber* left, void* worker) {
-  static_cast<Worker*>(worker)->ready_.awakened(left);
+  static_cast<Worker*>(worker)->push_ready(left);
 }
 
 // Runs after `left` is saved. An unpark may have come between park()'s
@@ -41,7 +42,7 @@ void Worker::park_action(Fiber* left, void* worker) {
   if (!left->park_state.compare_exchange_strong(expected, 2)) {
     w->scheduler_.parked_.fetch_sub(1);
     left->park_state.store(0);
-    w->ready_.awakened(left);
+    w->push_ready(left);
   }
 }
 
@@ -54,11 +55,38 @@ void Worker::drain_inbox() {
     inbox_head_ = inbox_tail_ = nullptr;
     inbox_nonempty_.store(false, std::memory_order_relaxed);
   }
+  ReadyLock lock(*this);
   while (head) {
     Fiber* next = head->next;
     ready_.awakened(head);
     head = next;
   }
+}
+
+Fiber* Worker::steal() {
+  if (inbox_nonempty_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    if (Fiber* f = inbox_head_) {
+      inbox_head_ = f->next;
+      if (!inbox_head_) {
+        inbox_tail_ = nullptr;
+        inbox_nonempty_.store(false, std::memory_order_relaxed);
+      }
+      f->next = nullptr;
+      return f;
+    }
+  }
+  return pop_ready();
+}
+
+Fiber* Worker::steal_from_others() {
+  int n = scheduler_.workers();
+  for (int k = 1; k < n; ++k) {
+    steal_from_ = (steal_from_ + 1) % static_cast<unsigned>(n);
+    if (static_cast<int>(steal_from_) == index_) continue;
+    if (Fiber* f = scheduler_.worker(static_cast<int>(steal_from_)).steal()) return f;
+  }
+  return nullptr;
 }
 
 void Worker::poll_while_busy() {
@@ -78,7 +106,7 @@ void Worker::exit_current() {
 void Worker::make_ready(Fiber* f) {
   assert(f->home == this);
   if (Scheduler::current_worker() == this) {
-    ready_.awakened(f);
+    push_ready(f);
     return;
   }
   {
@@ -123,7 +151,9 @@ void Worker::run() {
   fiber::install_overflow_handler();
   unsigned idle_rounds = 0;
   while (!scheduler_.finished()) {
-    if (Fiber* f = next_ready()) {
+    Fiber* f = next_ready();
+    if (!f && stealing_) f = steal_from_others();
+    if (f) {
       idle_rounds = 0;
       current_ = f;
       fiber::switch_context(&loop_context_, f->context(), Handoff{});

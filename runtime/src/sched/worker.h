@@ -43,15 +43,47 @@ class Worker {
   // Wakes the worker if it sleeps for lack of work. Any thread.
   void wake();
 
+  // Removes and returns a ready fiber of this worker for another worker to
+  // run (a cousin), or null. Any thread; only when stealing is enabled.
+  fiber::Fiber* steal();
+
  private:
   friend class Scheduler;
   // Switches from the running fiber to the next ready one, or to the worker
   // loop when none is ready; `handoff` says what to do with the fiber left.
+  // The ready queue is the owner's alone unless other workers may steal
+  // from it; then a spinlock guards it (its critical sections are a few
+  // pointer moves).
+  class ReadyLock {
+   public:
+    explicit ReadyLock(Worker& w) : w_(w.stealing_ ? &w : nullptr) {
+      if (w_)
+        while (w_->ready_lock_.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
+    }
+    ~ReadyLock() {
+      if (w_) w_->ready_lock_.store(false, std::memory_order_release);
+    }
+    ReadyLock(const ReadyLock&) = delete;
+    ReadyLock& operator=(const ReadyLock&) = delete;
+
+   private:
+    Worker* w_;
+  };
+  void push_ready(fiber::Fiber* f) {
+    ReadyLock lock(*this);
+    ready_.awakened(f);
+  }
+  fiber::Fiber* pop_ready() {
+    ReadyLock lock(*this);
+    return ready_.pick_next();
+  }
   inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
   fiber::Fiber* next_ready() {
     if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
-    return ready_.pick_next();
+    return pop_ready();
   }
+  // Siblings first (this worker's queue), then cousins (other workers').
+  fiber::Fiber* steal_from_others();
   void maybe_poll() {
     if (++switches_ % kSwitchesPerPoll == 0) poll_while_busy();
   }
@@ -70,7 +102,10 @@ class Worker {
   const int index_;
   fiber::Context loop_context_;
   fiber::Fiber* current_ = nullptr;
-  RoundRobinPolicy ready_;  // owner thread only
+  RoundRobinPolicy ready_;  // guarded by ReadyLock
+  std::atomic<bool> ready_lock_{false};
+  bool stealing_ = false;   // other workers may take ready fibers from ready_
+  unsigned steal_from_ = 0; // round robin over the other workers
   unsigned switches_ = 0;
 
   // Fibers made ready by other threads; moved to ready_ by the owner.
@@ -102,8 +137,8 @@ inline void Worker::yield() {
   fiber::Fiber* self = current_;
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   maybe_poll();
-  if (!ready_.has_ready()) return;  // nobody else to run: keep going
-  fiber::Fiber* next = ready_.pick_next();
+  fiber::Fiber* next = pop_ready();
+  if (!next) return;  // nobody else to run: keep going
   current_ = next;
   fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this});
 }
