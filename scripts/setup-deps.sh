@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config binutils
           libopenmpi-dev openmpi-bin
           libboost-context-dev libhwloc-dev
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev
+          clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev llvm-16-tools python3)
 for arg in "$@"; do
   case "$arg" in
     --mpich) packages+=(mpich libmpich-dev) ;;
