@@ -71,6 +71,7 @@ class Fiber {
   void* home = nullptr;
   std::atomic<int> park_state{0};
   void* user = nullptr;
+  int trace_id = -1;  // the number traces show for it (the subrank)
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry
   // function and then the exit hook, which must switch away for good.

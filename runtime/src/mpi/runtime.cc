@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "mpi/errors.h"
+#include "trace/trace.h"
 
 namespace tucana::mpi {
 
@@ -160,11 +161,15 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->fiber = rt.scheduler->spawn(s->worker, &Runtime::subrank_entry, s.get(),
                                    "subrank " + std::to_string(s->world));
     s->fiber->user = s.get();
+    s->fiber->trace_id = s->world;
     rt.subranks.push_back(std::move(s));
   }
   std::atexit(&on_process_exit);
+  const char* trace_file = std::getenv("TUCANA_TRACE");
+  if (trace_file && *trace_file) trace::start(rt.layout.my_proc, rt.config.workers);
 
   rt.scheduler->run();
+  if (trace_file && *trace_file) trace::finish(trace_file, nprocs);
 
   int status = 0;
   for (auto& s : rt.subranks)

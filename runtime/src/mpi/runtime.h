@@ -53,6 +53,7 @@ struct Subrank {
   // code runs now: requests posted meanwhile belong to it.
   std::vector<regions::SuperblockRun*> superblocks;
   regions::Instance* current_instance = nullptr;
+  std::int64_t region_since_ns = 0;  // tracing: when the current region began
   char wait_note[256] = {0};
 };
 

@@ -11,6 +11,7 @@
 #include "mpi/errors.h"
 #include "mpi/request.h"
 #include "regions/superblock_run.h"
+#include "trace/trace.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -66,6 +67,7 @@ int tucana_sb_next(tucana_superblock* sb) {
     int r = run.pick_ready();
     if (r >= 0) {
       me->current_instance = run.start(r);
+      if (trace::enabled()) me->region_since_ns = trace::now_ns();
       return r;
     }
     if (r == SuperblockRun::kAllFinished && run.all_done()) return -1;
@@ -81,6 +83,9 @@ int tucana_sb_next(tucana_superblock* sb) {
 
 void tucana_sb_ran(tucana_superblock* sb, int region) {
   Subrank* me = owner_of(sb, "tucana_sb_ran");
+  if (trace::enabled())
+    trace::span(sched::Scheduler::current_worker()->index(), "region", sb->run.desc().regions[region].name,
+                me->region_since_ns, trace::now_ns(), me->world, sb->run.next_iteration(region));
   me->current_instance = nullptr;
   sb->run.ran(region);
 }

@@ -1,5 +1,7 @@
 #include "sched/scheduler.h"
 
+#include "trace/trace.h"
+
 #include <cassert>
 #include <thread>
 
@@ -68,8 +70,15 @@ void Scheduler::on_fiber_exit() {
 
 bool Scheduler::poll() {
   if (!poll_hook_) return false;
+  std::int64_t begin = trace::enabled() ? trace::now_ns() : 0;
   bool moved = poll_hook_();
-  if (moved) note_progress();
+  if (moved) {
+    note_progress();
+    if (trace::enabled()) {
+      Worker* w = current_worker();
+      trace::span(w ? w->index() : 0, "mpi", "mpi-progress", begin, trace::now_ns());
+    }
+  }
   return moved;
 }
 

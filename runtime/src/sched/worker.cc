@@ -147,17 +147,35 @@ void Worker::idle(unsigned& idle_rounds) {
   }
 }
 
+void Worker::trace_switch_slow() {
+  std::int64_t now = trace::now_ns();
+  if (current_) trace::subrank_span(index_, current_->trace_id, running_since_ns_, now);
+  running_since_ns_ = now;
+}
+
 void Worker::run() {
   fiber::install_overflow_handler();
   unsigned idle_rounds = 0;
+  bool idle_open = false;  // tracing: an idle span has begun
+  std::int64_t idle_since_ns = 0;
   while (!scheduler_.finished()) {
     Fiber* f = next_ready();
     if (!f && stealing_) f = steal_from_others();
     if (f) {
+      if (trace::enabled()) {
+        std::int64_t now = trace::now_ns();
+        if (idle_open) trace::span(index_, "idle", "idle", idle_since_ns, now);
+        idle_open = false;
+        running_since_ns_ = now;
+      }
       idle_rounds = 0;
       current_ = f;
       fiber::switch_context(&loop_context_, f->context(), Handoff{});
       continue;
+    }
+    if (!idle_open && trace::enabled()) {
+      idle_since_ns = trace::now_ns();
+      idle_open = true;
     }
     if (scheduler_.poll()) {
       idle_rounds = 0;
@@ -165,6 +183,7 @@ void Worker::run() {
     }
     idle(idle_rounds);
   }
+  if (idle_open && trace::enabled()) trace::span(index_, "idle", "idle", idle_since_ns, trace::now_ns());
 }
 
 }  // namespace tucana::sched

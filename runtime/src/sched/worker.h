@@ -8,6 +8,7 @@
 
 #include "fiber/fiber.h"
 #include "sched/policy.h"
+#include "trace/trace.h"
 
 namespace tucana::sched {
 
@@ -91,6 +92,12 @@ class Worker {
   void poll_while_busy();
   void idle(unsigned& idle_rounds);
 
+  // Tracing: the span of the fiber that stops running now ends here.
+  void trace_switch() {
+    if (trace::enabled()) trace_switch_slow();
+  }
+  void trace_switch_slow();
+
   static void requeue_action(fiber::Fiber* left, void* worker);
   static void park_action(fiber::Fiber* left, void* worker);
 
@@ -107,6 +114,7 @@ class Worker {
   bool stealing_ = false;   // other workers may take ready fibers from ready_
   unsigned steal_from_ = 0; // round robin over the other workers
   unsigned switches_ = 0;
+  std::int64_t running_since_ns_ = 0;  // tracing: when current_ started running
 
   // Fibers made ready by other threads; moved to ready_ by the owner.
   std::mutex inbox_mutex_;
@@ -123,6 +131,7 @@ class Worker {
 inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handoff) {
   maybe_poll();
   fiber::Fiber* next = next_ready();
+  trace_switch();
   fiber::Context* from = self ? &self->context() : nullptr;
   if (next) {
     current_ = next;
@@ -139,6 +148,7 @@ inline void Worker::yield() {
   maybe_poll();
   fiber::Fiber* next = pop_ready();
   if (!next) return;  // nobody else to run: keep going
+  trace_switch();
   current_ = next;
   fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this});
 }
