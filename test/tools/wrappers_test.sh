@@ -134,5 +134,46 @@ check "env vars" expect_output "ring sum 15 size 6" env TUCANA_NP=2 TUCANA_VF=3 
 check "dry run shows settings" expect_output "TUCANA_WORKERS=2.*--bind-to none" "$bin/tucana-run" --dry-run -np 2 --workers 2 --vf 2 ./ring
 check "runtime rejects bad env" expect_fail_with "TUCANA_STACK_SIZE=huge" env TUCANA_STACK_SIZE=huge ./ring
 
+# --trace: a Chrome trace with regions (subrank, iteration), and the utilization summary
+cat >sb.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  double in = 0, out = rank, sum = 0;
+  MPI_Request req[2];
+  #pragma tucana superblock
+  for (int it = 0; it < 5; it++) {
+    #pragma tucana receive
+    { MPI_Irecv(&in, 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &req[0]); }
+    #pragma tucana send
+    { MPI_Isend(&out, 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &req[1]); }
+    #pragma tucana compute
+    { MPI_Waitall(2, req, MPI_STATUSES_IGNORE); sum += in; out = in; }
+  }
+  if (rank == 0) printf("sum %g\n", sum);
+  MPI_Finalize();
+  return 0;
+}
+C
+check "superblock program" "$bin/tucanacc" -O2 -o sb sb.c
+check "trace run" expect_output "trace written to .*/trace.json" "$bin/tucana-run" -np 2 --vf 2 --trace trace.json ./sb
+check "utilization summary" grep -q "tucana: trace: process 1 worker 0: subranks running" out.log
+check "trace is JSON with regions" python3 -c '
+import json, sys
+events = json.load(open("trace.json"))["traceEvents"]
+regions = [e for e in events if e.get("cat") == "region"]
+names = {e["name"] for e in regions}
+assert names == {"receive", "send", "compute"}, names
+assert {e["args"]["iteration"] for e in regions} == set(range(5)), "iterations"
+assert {e["args"]["subrank"] for e in regions} == {0, 1, 2, 3}, "subranks"
+assert {e["pid"] for e in events if e.get("ph") == "X"} == {0, 1}, "processes"
+assert any(e.get("cat") == "subrank" for e in events)
+'
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
