@@ -6,6 +6,8 @@
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
 // RUN: FileCheck %s --input-file=%t.c --match-full-lines -DFILE=%s
 // RUN: %tucanacc --no-translate -Wall -Wextra -Werror -c %t.c -o %t.o
+// The translation of C is also valid C++:
+// RUN: %cxx -x c++ -fsyntax-only -Wall -Wextra -Werror %mpi-flags %t.c
 
 // CHECK: #include <tucana/superblock.h>
 // CHECK-NEXT: #line 1 "[[FILE]]"

@@ -178,10 +178,24 @@ bool AnnotationPragmaHandler::parse_depends(clang::Preprocessor& pp, Token& tok,
   }
 }
 
+// '#pragma bamboo ...' would otherwise be ignored like any unknown pragma,
+// and the loop would silently run without overlap: refuse it.
+class BambooPragmaHandler : public clang::PragmaHandler {
+ public:
+  BambooPragmaHandler() : clang::PragmaHandler("bamboo") {}
+  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer, Token& first) override {
+    report(pp.getDiagnostics(), first.getLocation(), Diag::BambooUnsupported);
+    Token tok;
+    do pp.Lex(tok);
+    while (tok.isNot(tok::eod));
+  }
+};
+
 }  // namespace
 
 void register_annotation_pragmas(clang::Preprocessor& pp, AnnotationList& out) {
   for (const char* ns : {"tucana", "toucan", "mate"}) pp.AddPragmaHandler(new AnnotationPragmaHandler(ns, out));
+  pp.AddPragmaHandler(new BambooPragmaHandler);
 }
 
 }  // namespace tucana::translate

@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/MpiCalls.h"
 
@@ -131,7 +132,8 @@ class MpiCallVisitor : public RecursiveASTVisitor<MpiCallVisitor> {
           report(diags_, loc, Diag::CollectiveInCommRegion) << name << (receive_role ? "receive" : "send") << region_.name;
         break;
       case MpiCallClass::Wait:
-        if (loc.isMacroID() || call->getNumArgs() == 0 || call->getArg(0)->getBeginLoc().isMacroID()) {
+        // The call itself must be written out; its arguments may use macros.
+        if (loc.isMacroID() || call->getNumArgs() == 0) {
           report(diags_, sm_.getExpansionLoc(loc), Diag::WaitInMacro) << name;
           break;
         }
@@ -162,6 +164,10 @@ class Analyzer {
   bool build_regions(const CompoundStmt* body, Superblock& sb);
   bool build_graph(Superblock& sb);
   bool find_loop_variable(const ForStmt* loop, LoopVariable& var);
+  std::string loop_variable_type(const VarDecl* vd, const PrintingPolicy& policy) const;
+  // Marks the region pragmas of the statements of `body` as handled (after
+  // an error about the loop itself, so that they do not cause more errors).
+  void consume_regions_of(const Stmt* body);
   bool has_cycle(const Superblock& sb, std::string& path) const;
 
   ASTContext& ctx_;
@@ -172,6 +178,7 @@ class Analyzer {
   std::vector<std::pair<const Stmt*, const Annotation*>> attached_;
   std::multimap<const Stmt*, const Annotation*> by_stmt_;
   std::set<const Annotation*> used_;
+  std::set<const Stmt*> conflicted_;  // statements with two region pragmas (reported)
 };
 
 const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
@@ -198,8 +205,10 @@ std::vector<Superblock> Analyzer::run() {
   for (std::size_t i = 1; i < attached_.size(); ++i) {
     auto& [stmt, a] = attached_[i];
     auto& [prev_stmt, prev] = attached_[i - 1];
-    if (stmt == prev_stmt && a->is_region() && prev->is_region())
+    if (stmt == prev_stmt && a->is_region() && prev->is_region()) {
       report(diags_, a->hash_loc, Diag::TwoAnnotationsOneStatement) << prev->name << a->name;
+      conflicted_.insert(stmt);
+    }
   }
 
   // The superblocks: loops with a superblock pragma, and plain loops whose
@@ -210,6 +219,10 @@ std::vector<Superblock> Analyzer::run() {
     const auto* loop = dyn_cast<ForStmt>(stmt);
     if (!loop) {
       report(diags_, a->hash_loc, Diag::SuperblockNotOnFor) << a->spelling;
+      used_.insert(a);
+      if (const auto* w = dyn_cast<WhileStmt>(stmt)) consume_regions_of(w->getBody());
+      if (const auto* d = dyn_cast<DoStmt>(stmt)) consume_regions_of(d->getBody());
+      if (const auto* r = dyn_cast<CXXForRangeStmt>(stmt)) consume_regions_of(r->getBody());
       continue;
     }
     loops.push_back({loop, a});
@@ -243,6 +256,8 @@ std::vector<Superblock> Analyzer::run() {
     if (outer) {
       report(diags_, pragma ? pragma->hash_loc : loop->getBeginLoc(), Diag::NestedSuperblock)
           << sm_.getExpansionLineNumber(outer->begin);
+      if (pragma) used_.insert(pragma);
+      consume_regions_of(loop->getBody());
       continue;
     }
     Superblock sb;
@@ -278,6 +293,15 @@ bool Analyzer::build(const ForStmt* loop, const Annotation* pragma, Superblock& 
   return diags_.getNumErrors() == errors_before;
 }
 
+void Analyzer::consume_regions_of(const Stmt* body) {
+  const auto* block = dyn_cast_or_null<CompoundStmt>(body);
+  if (!block) return;
+  for (const Stmt* child : block->body()) {
+    auto range = by_stmt_.equal_range(child);
+    for (auto it = range.first; it != range.second; ++it) used_.insert(it->second);
+  }
+}
+
 bool Analyzer::build_regions(const CompoundStmt* body, Superblock& sb) {
   bool ok = true;
   for (const Stmt* child : body->body()) {
@@ -288,6 +312,12 @@ bool Analyzer::build_regions(const CompoundStmt* body, Superblock& sb) {
       continue;
     }
     used_.insert(a);
+    if (conflicted_.count(child)) {  // already reported; its other pragma is handled too
+      auto range = by_stmt_.equal_range(child);
+      for (auto it = range.first; it != range.second; ++it) used_.insert(it->second);
+      ok = false;
+      continue;
+    }
     if (const auto* decl = dyn_cast<DeclStmt>(child)) {
       std::string name = "it";
       if (const auto* vd = dyn_cast<VarDecl>(*decl->decl_begin())) name = vd->getNameAsString();
@@ -387,6 +417,19 @@ bool Analyzer::has_cycle(const Superblock& sb, std::string& path) const {
   return false;
 }
 
+// The type to declare copies of the loop variable with. A deduced C++ type
+// (auto) may have no name that can be written (or only a long internal one):
+// it is spelled as what `auto` deduces from the initializer.
+std::string Analyzer::loop_variable_type(const VarDecl* vd, const PrintingPolicy& policy) const {
+  if (vd->getType()->getContainedDeducedType() && vd->hasInit()) {
+    SourceManager& sm = sm_;
+    CharSourceRange range = sm.getExpansionRange(vd->getInit()->getSourceRange());
+    std::string init = Lexer::getSourceText(range, sm, ctx_.getLangOpts()).str();
+    return "std::decay<decltype(" + init + ")>::type";
+  }
+  return vd->getType().getUnqualifiedType().getAsString(policy);
+}
+
 bool Analyzer::find_loop_variable(const ForStmt* loop, LoopVariable& var) {
   const Stmt* init = loop->getInit();
   PrintingPolicy policy = ctx_.getPrintingPolicy();
@@ -396,7 +439,7 @@ bool Analyzer::find_loop_variable(const ForStmt* loop, LoopVariable& var) {
       return false;
     }
     if (const auto* vd = dyn_cast<VarDecl>(decl->getSingleDecl()); vd && vd->hasInit()) {
-      var = LoopVariable{vd->getNameAsString(), vd->getType().getUnqualifiedType().getAsString(policy), true};
+      var = LoopVariable{vd->getNameAsString(), loop_variable_type(vd, policy), true};
       return true;
     }
   } else if (const auto* assign = dyn_cast_or_null<BinaryOperator>(init); assign && assign->isAssignmentOp()) {

@@ -11,6 +11,7 @@
 #include "tucana/translate/SuperblockEmitter.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "clang/AST/ASTContext.h"
@@ -54,10 +55,19 @@ class Emitter {
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
-  // Offset just past the last token of `s`.
+  // Offset just past the last token of `s` as written (a macro call at the
+  // end counts whole: the end of its expansion range, not its name).
   unsigned end_offset(const Stmt* s) const {
-    SourceLocation end = Lexer::getLocForEndOfToken(sm_.getExpansionLoc(s->getEndLoc()), 0, sm_, lo_);
-    return sm_.getFileOffset(end);
+    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
+    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
+  }
+  // The same, extended over the ';' that ends a statement when there is one
+  // (an expression statement's range stops before it).
+  unsigned statement_end_offset(const Stmt* s) const {
+    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
+    std::optional<Token> next = Lexer::findNextToken(last, sm_, lo_);
+    if (next && next->is(tok::semi)) return sm_.getFileOffset(next->getEndLoc());
+    return end_offset(s);
   }
   std::string text(unsigned begin, unsigned end) const {
     return sm_.getBufferData(sm_.getMainFileID()).substr(begin, end - begin).str();
@@ -77,7 +87,7 @@ class Emitter {
 
 // The region's statement as written, with its waits rewritten.
 std::string Emitter::region_text(const Superblock& sb, const Region& r) const {
-  unsigned begin = offset(r.body->getBeginLoc()), end = end_offset(r.body);
+  unsigned begin = offset(r.body->getBeginLoc()), end = statement_end_offset(r.body);
   struct Edit {
     unsigned begin, end;
     std::string text;
@@ -93,8 +103,6 @@ std::string Emitter::region_text(const Superblock& sb, const Region& r) const {
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
   std::string body = text(begin, end);
   for (const Edit& e : edits) body.replace(e.begin - begin, e.end - e.begin, e.text);
-  // An expression statement's range stops before its ';'.
-  if (!llvm::StringRef(body).rtrim().endswith("}") && !llvm::StringRef(body).rtrim().endswith(";")) body += ";";
   return body;
 }
 
@@ -175,7 +183,7 @@ bool Emitter::emit(const Superblock& sb, tooling::Replacements& out) {
   os << "#line " << line(loop->getEndLoc()) << " " << c_string(file) << "\n";
   os.flush();
 
-  unsigned begin = offset(sb.begin), end = end_offset(loop);
+  unsigned begin = offset(sb.begin), end = statement_end_offset(loop);
   tooling::Replacement rep(sm_.getFilename(sm_.getLocForStartOfFile(sm_.getMainFileID())), begin, end - begin, s);
   if (llvm::Error err = out.add(rep)) {
     report(ctx_.getDiagnostics(), sb.begin, Diag::ConflictingEdits) << llvm::toString(std::move(err));

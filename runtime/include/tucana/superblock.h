@@ -8,6 +8,7 @@
 #include <tucana/tmpi.h>
 
 #ifdef __cplusplus
+#include <type_traits> /* std::decay: copies of an 'auto' loop variable */
 extern "C" {
 #endif
 
