@@ -1,0 +1,1044 @@
+#!/usr/bin/python3
+"""run_bench.py -- Tucana's benchmark harness.
+
+Runs the benchmark programs (bench/programs/<name>/) in their variants,
+interleaved and repeated, over the emulated interconnect (a network namespace
+whose loopback is throttled with tc tbf: netns-run.sh), and writes the raw
+times, a summary with speedups and hidden %, a VF sweep and plots.
+
+    bench/harness/run_bench.py --build build --programs jacobi3d,cannon \\
+        --variants original,overlap,nocomm,tucana,virtualized \\
+        --np 2 --vf 4 --reps 5 --rate 1gbit --out bench/results/mine
+
+Variants (P = --np, V = --vf):
+  original     BUILD/bench/programs/NAME/NAME.original     mpirun -np P --bind-to core
+  overlap      BUILD/bench/programs/NAME/NAME.overlap      mpirun -np P --bind-to core
+  nocomm       the original binary, point-to-point transfers suppressed with
+               LD_PRELOAD=libtucana_nocomm.so (tools/nocomm/)
+  tucana       BUILD/bench/programs/NAME/NAME.tucana       tucana-run -np P --vf V
+  virtualized  BUILD/bench/programs/NAME/NAME.virtualized  tucana-run -np P --vf V
+All variants of a program solve the same global problem: the native ones on
+P ranks, the Tucana ones on P*V subranks over P processes.
+
+hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), medians.
+
+Only the Python standard library is needed to run; the plots use matplotlib
+(Debian: python3-matplotlib, for /usr/bin/python3) and fall back to
+hand-written SVG files when it is not available. See README.md.
+"""
+
+import argparse
+import csv
+import datetime
+import math
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+NETNS_RUN = os.path.join(HERE, "netns-run.sh")
+
+ALL_PROGRAMS = ["jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
+ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized"]
+NATIVE_VARIANTS = ("original", "overlap", "nocomm")
+TUCANA_VARIANTS = ("tucana", "virtualized")
+
+# Per-program settings.  args: the problem of a normal run (the timed loop of
+# the original variant takes roughly 0.5-1.5 s on 2 cores at 1gbit); quick: a
+# small problem for --quick; square: the rank count must be a perfect square
+# (Cannon); rank_dependent: the problem itself depends on the rank count, so
+# the P*V-subrank variants solve another instance than the P-rank ones (no
+# checksum comparison across rank counts).  Empty args run the program's
+# defaults.  Override with --args NAME="...".  Every size here must be valid
+# for P and for P*V ranks (divisibility), for each VF of the sweep.
+PROGRAMS = {
+    # NX NY NZ ITERATIONS DIMS: 128x128x256 split along z, as in SPEC.md
+    "jacobi3d": {"args": "128 128 256 60 1", "quick": "64 64 64 10 1"},
+    # NX NY NZ ITERATIONS DIMS: two ghost layers, 256 KB faces
+    "stencil13": {"args": "128 128 256 30 1", "quick": "48 48 48 10 1"},
+    # N REPEATS: Q must divide N for Q = sqrt(P) and sqrt(P*V)
+    "cannon": {"args": "1024 2", "quick": "256 1", "square": True},
+    # CELLS HALO ITERATIONS: the partition is a function of the rank count
+    "irregular": {"args": "200000 20000 100", "quick": "20000 1000 10", "rank_dependent": True},
+    # N CYCLES LEVELS: LEVELS fixed so that every rank count runs the same
+    # hierarchy (P_axis * 2^(LEVELS-1) must divide N)
+    "multigrid": {"args": "128 4 5", "quick": "32 2 3"},
+}
+DEFAULT_PROGRAM = {"args": "", "quick": ""}
+
+NETWORK_RE = re.compile(r"^network: (.*)$", re.M)
+NOCOMM_BANNER = "tucana-nocomm: active"
+
+
+# ----------------------------------------------------------------- helpers
+
+def die(msg):
+    print("run_bench.py: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def warn(msg):
+    print("run_bench.py: warning: " + msg, file=sys.stderr, flush=True)
+
+
+def split_list(text):
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def is_square(n):
+    r = int(math.isqrt(n))
+    return r * r == n
+
+
+def parse_time(stdout):
+    """Seconds of the timed loop: a line 'time <s>' (preferred), else
+    '... time <s> s' inside a line (the examples' 'ranks' line)."""
+    for line in stdout.splitlines():
+        m = re.match(r"\s*time\s+([-+0-9.eE]+)\b", line)
+        if m:
+            try:
+                return float(m.group(1))
+            except ValueError:
+                pass
+    for line in stdout.splitlines():
+        m = re.search(r"\btime\s+([-+0-9.eE]+)\s*s\b", line)
+        if m:
+            try:
+                return float(m.group(1))
+            except ValueError:
+                pass
+    return None
+
+
+def parse_checksum(stdout):
+    for line in stdout.splitlines():
+        m = re.match(r"\s*checksum\s+(\S+)", line)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def parse_ok(stdout):
+    """'ok' for a '<name>: OK' line, 'failed' for '<name>: FAILED...', else ''."""
+    verdict = ""
+    for line in stdout.splitlines():
+        if re.match(r"^\S+: OK\s*$", line):
+            verdict = "ok"
+        elif re.match(r"^\S+: FAIL", line):
+            return "failed"
+    return verdict
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def mad(xs):
+    if len(xs) < 2:
+        return 0.0
+    m = statistics.median(xs)
+    return statistics.median([abs(x - m) for x in xs])
+
+
+def fmt(x, digits=4):
+    if x is None:
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def launcher_kind(mpirun):
+    """'openmpi' or 'mpich' (anything that takes -genv)."""
+    try:
+        out = subprocess.run(shlex.split(mpirun) + ["--version"], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "openmpi"
+    if re.search(r"Open ?MPI|OpenRTE", out):
+        return "openmpi"
+    return "mpich"
+
+
+def first_line(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        text = (out.stdout or out.stderr).strip().splitlines()
+        return text[0] if text else ""
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+# -------------------------------------------------------------- the layout
+
+def square_layout(np_, vf):
+    """Cannon: P and P*V perfect squares.  P = --np if it is a square, else
+    the next square (2 -> 4, oversubscribed on 2 cores); V = --vf if P*V is
+    a square (V itself a square), else the largest square <= V."""
+    p = np_
+    while not is_square(p):
+        p += 1
+    v = vf
+    while v > 1 and not is_square(p * v):
+        v -= 1
+    return p, v
+
+
+class Job:
+    """One run: program, variant, np, vf (None for native variants), rep."""
+
+    def __init__(self, program, variant, np_, vf, rep, binary, args, main):
+        self.program, self.variant, self.np, self.vf, self.rep = program, variant, np_, vf, rep
+        self.binary, self.args, self.main = binary, args, main
+        self.cmd = None
+
+    @property
+    def ranks(self):
+        return self.np * (self.vf or 1)
+
+
+# ------------------------------------------------------------------ nocomm
+
+def find_nocomm(opts):
+    """The NoComm library: --nocomm-lib, BUILD/tools/nocomm/, BUILD/lib/, or
+    built here from tools/nocomm/nocomm.c with the MPI C compiler."""
+    cands = [opts.nocomm_lib] if opts.nocomm_lib else [
+        os.path.join(opts.build, "tools", "nocomm", "libtucana_nocomm.so"),
+        os.path.join(opts.build, "lib", "libtucana_nocomm.so"),
+    ]
+    for c in cands:
+        if c and os.path.isfile(c):
+            return os.path.abspath(c)
+    if opts.nocomm_lib:
+        die(f"--nocomm-lib {opts.nocomm_lib}: no such file")
+    src = os.path.join(REPO, "tools", "nocomm", "nocomm.c")
+    out = os.path.join(opts.out, "libtucana_nocomm.so")
+    cc = opts.mpicc
+    print(f"nocomm library not found in {opts.build}; building {out} with {cc}", flush=True)
+    r = subprocess.run([cc, "-O2", "-fPIC", "-shared", "-o", out, src],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        warn(f"could not build the nocomm library:\n{r.stderr}")
+        return None
+    return out
+
+
+# --------------------------------------------------------------- commands
+
+def build_command(job, opts, ctx):
+    """The argv of one run, without the namespace wrapper."""
+    oversub = job.np > ctx["ncores"]
+    if job.variant in NATIVE_VARIANTS:
+        cmd = shlex.split(opts.mpirun) + ["-np", str(job.np)]
+        if ctx["launcher"] == "openmpi":
+            cmd += ["--oversubscribe", "--bind-to", "none"] if oversub else ["--bind-to", "core"]
+            if job.variant == "nocomm":
+                cmd += ["-x", "LD_PRELOAD=" + ctx["nocomm_lib"]]
+        else:
+            if not oversub:
+                cmd += ["-bind-to", "core"]
+            if job.variant == "nocomm":
+                cmd += ["-genv", "LD_PRELOAD", ctx["nocomm_lib"]]
+        cmd += shlex.split(opts.mpirun_args)
+    else:
+        cmd = [ctx["tucana_run"], "-np", str(job.np), "--vf", str(job.vf)]
+        extra = []
+        if not oversub:  # the same binding as the native runs
+            extra = ["--bind-to", "core"] if ctx["launcher"] == "openmpi" else ["-bind-to", "core"]
+        extra += shlex.split(opts.mpirun_args)
+        if extra:
+            cmd += ["--mpirun-args", " ".join(extra)]
+        cmd += shlex.split(opts.tucana_run_args)
+    return cmd + [job.binary] + shlex.split(job.args)
+
+
+def wrap_netns(cmd, opts):
+    """Per-run namespace mode: prefix the command with netns-run.sh."""
+    if opts.network_mode == "shm" or opts.netns != "per-run":
+        return cmd
+    if opts.network_mode == "unthrottled":
+        return ["bash", NETNS_RUN, "--unthrottled", "--"] + cmd
+    return ["bash", NETNS_RUN, "--rate", opts.rate, "--"] + cmd
+
+
+def run_job(job, opts, ctx, logdir):
+    cmd = wrap_netns(job.cmd, opts)
+    t0 = time.monotonic()
+    timed_out = False
+    # A session of its own, so that a timeout ends the launcher and every
+    # process it started (ranks included), and nothing else.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=os.path.dirname(os.path.abspath(job.binary)) or None,
+                         env=ctx["env"], start_new_session=True)
+    try:
+        so, se = p.communicate(timeout=opts.timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        for sig, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                so, se = p.communicate(timeout=grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        else:
+            so, se = "", ""
+    rc = 124 if timed_out else p.returncode
+    so, se = so or "", se or ""
+    wall = time.monotonic() - t0
+    seconds = parse_time(so)
+    verdict = parse_ok(so)
+    nets = NETWORK_RE.findall(se)
+    network = nets[-1] if nets else ""
+    if timed_out:
+        status = "timeout"
+    elif seconds is None:
+        status = "no-time"
+    elif job.variant == "nocomm":
+        # wrong results are expected; the preload must have taken effect
+        status = "ok" if NOCOMM_BANNER in se else "no-preload"
+    elif rc != 0 or verdict == "failed":
+        status = "failed"
+    elif verdict != "ok":
+        status = "no-ok-line"
+    else:
+        status = "ok"
+    vf = f"vf{job.vf}" if job.vf else "native"
+    log = os.path.join(logdir, f"{job.program}.{job.variant}.{vf}.rep{job.rep}.log")
+    with open(log, "w") as f:
+        f.write("command: " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+        f.write(f"exit status: {rc}{' (timed out)' if timed_out else ''}; wall {wall:.3f} s; status {status}\n")
+        f.write("---- stdout\n" + so + "\n---- stderr\n" + se)
+    return {
+        "program": job.program, "variant": job.variant, "np": job.np,
+        "vf": job.vf if job.vf else "", "rep": job.rep,
+        "seconds": f"{seconds:.6f}" if seconds is not None else "",
+        "status": status, "ranks": job.ranks, "checksum": parse_checksum(so),
+        "exit": rc, "wall_seconds": f"{wall:.3f}", "network": network,
+        "main": int(job.main), "log": os.path.relpath(log, opts.out),
+    }
+
+
+# ----------------------------------------------------------- the job list
+
+def make_jobs(opts, ctx):
+    """All runs of one repetition, per program, in the fixed order that the
+    rotation starts from; returns {program: [Job, ...]} (rep filled later)."""
+    per_program = {}
+    for prog in opts.programs_list:
+        info = dict(DEFAULT_PROGRAM, **PROGRAMS.get(prog, {}))
+        args = opts.args_map.get(prog, info["quick"] if opts.quick else info["args"])
+        np_ = opts.np_map.get(prog, opts.np)
+        vf = opts.vf_map.get(prog, opts.vf)
+        sweep = [] if (opts.quick or not opts.vf_sweep_list) else list(opts.vf_sweep_list)
+        note = ""
+        if info.get("square"):
+            p2, v2 = square_layout(np_, vf)
+            if (p2, v2) != (np_, vf):
+                note = (f"{prog}: the rank count must be a perfect square: -np {np_} --vf {vf} "
+                        f"-> -np {p2} --vf {v2}")
+            np_, vf = p2, v2
+            dropped = [v for v in sweep if not is_square(np_ * v)]
+            sweep = [v for v in sweep if is_square(np_ * v)]
+            if dropped:
+                note += (("; " if note else f"{prog}: ") +
+                         f"VF sweep skips {','.join(map(str, dropped))} (P*V not a square)")
+        if info.get("rank_dependent") and any(v in TUCANA_VARIANTS for v in opts.variants_list):
+            note += (("; " if note else f"{prog}: ") +
+                     "the problem depends on the rank count: tucana/virtualized (P*V subranks) "
+                     "solve another instance than original/overlap/nocomm (P ranks)")
+        if np_ > ctx["ncores"]:
+            note += (("; " if note else f"{prog}: ") +
+                     f"{np_} processes on {ctx['ncores']} cores: oversubscribed, unbound")
+        if note:
+            ctx["notes"].append(note)
+            print("note: " + note, flush=True)
+        vfs = sorted(set(sweep) | {vf})
+        jobs = []
+        for variant in opts.variants_list:
+            binary = variant_binary(prog, variant, opts)
+            if binary is None:
+                continue
+            if variant in NATIVE_VARIANTS:
+                jobs.append(Job(prog, variant, np_, None, 0, binary, args, True))
+            else:
+                for v in vfs:
+                    jobs.append(Job(prog, variant, np_, v, 0, binary, args, v == vf))
+        ctx["layout"][prog] = {"np": np_, "vf": vf, "sweep": sorted(set(sweep) | {vf}) if sweep else [],
+                               "args": args}
+        per_program[prog] = jobs
+    return per_program
+
+
+def variant_binary(prog, variant, opts):
+    src = "original" if variant == "nocomm" else variant
+    path = (opts.bin_map.get(f"{prog}:{variant}") or opts.bin_map.get(variant)
+            or opts.bin_map.get(f"{prog}:{src}") or opts.bin_map.get(src))
+    if path:
+        path = path.replace("{build}", opts.build).replace("{program}", prog)
+    else:
+        path = os.path.join(opts.build, "bench", "programs", prog, f"{prog}.{src}")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        msg = f"{prog}/{variant}: {path} is missing; variant skipped"
+        warn(msg)
+        opts.ctx["notes"].append(msg)
+        return None
+    return os.path.abspath(path)
+
+
+# --------------------------------------------------------------- analysis
+
+def load_results(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def analyse(rows):
+    """{(program, variant, vf): stats} over the successful runs."""
+    groups = {}
+    for r in rows:
+        vf = int(r["vf"]) if r["vf"] else None
+        g = groups.setdefault((r["program"], r["variant"], vf),
+                              {"times": [], "runs": 0, "np": int(r["np"]), "ranks": int(r["ranks"]),
+                               "statuses": [], "checksums": set(), "main": int(r.get("main", 1))})
+        g["runs"] += 1
+        g["statuses"].append(r["status"])
+        if r["status"] == "ok" and r["seconds"]:
+            g["times"].append(float(r["seconds"]))
+            if r["variant"] != "nocomm" and r["checksum"]:
+                g["checksums"].add(r["checksum"])
+    for g in groups.values():
+        t = g["times"]
+        g["median"] = median(t)
+        g["min"] = min(t) if t else None
+        g["max"] = max(t) if t else None
+        g["mad"] = mad(t)
+    return groups
+
+
+def hidden(t_orig, t_var, t_nocomm, g_orig, g_nocomm):
+    """(hidden %, note)."""
+    if t_orig is None or t_nocomm is None or t_var is None:
+        return None, "missing original, nocomm or variant times"
+    gap = t_orig - t_nocomm
+    if gap <= 0:
+        return None, "NoComm is not faster than Original: nothing to hide"
+    share = 100.0 * gap / t_orig
+    h = 100.0 * (t_orig - t_var) / gap
+    noise = 2.0 * (g_orig["mad"] + g_nocomm["mad"])
+    if min(len(g_orig["times"]), len(g_nocomm["times"])) < 3:
+        if share < 5.0:
+            return h, f"unreliable: communication is only {share:.1f}% of T_original"
+        return h, "fewer than 3 runs of original/nocomm: no noise estimate"
+    if share < 5.0:
+        return h, f"unreliable: communication is only {share:.1f}% of T_original"
+    if gap < noise:
+        return h, f"unreliable: T_orig - T_nocomm = {gap:.4f} s is within the run-to-run noise ({noise:.4f} s)"
+    return h, ""
+
+
+def summarize(opts, ctx, rows):
+    groups = analyse(rows)
+    programs = [p for p in opts.programs_list if any(k[0] == p for k in groups)]
+    summary, sweep = [], []
+    for prog in programs:
+        lay = ctx["layout"].get(prog, {})
+        main_vf = lay.get("vf", opts.vf)
+        g_orig = groups.get((prog, "original", None))
+        g_noc = groups.get((prog, "nocomm", None))
+        stat = opts.stat  # "median" or "min": the time that speedup and hidden % use
+        t_orig = g_orig[stat] if g_orig else None
+        t_noc = g_noc[stat] if g_noc else None
+        ref_sums = g_orig["checksums"] if g_orig else set()
+        rank_dependent = PROGRAMS.get(prog, {}).get("rank_dependent", False)
+        for variant in opts.variants_list:
+            vfs = [None] if variant in NATIVE_VARIANTS else sorted(
+                k[2] for k in groups if k[0] == prog and k[1] == variant)
+            for vf in vfs:
+                g = groups.get((prog, variant, vf))
+                if g is None:
+                    continue
+                t = g[stat]
+                speedup = t_orig / t if (t and t_orig) else None
+                h, note = (None, "")
+                if variant in ("overlap", "tucana", "virtualized"):
+                    if g_orig and g_noc:
+                        h, note = hidden(t_orig, t, t_noc, g_orig, g_noc)
+                    else:
+                        note = "needs original and nocomm runs"
+                bad = [s for s in g["statuses"] if s != "ok"]
+                if bad:
+                    note = "; ".join(filter(None, [note, f"{len(bad)} run(s) not ok: {','.join(sorted(set(bad)))}"]))
+                if variant != "nocomm" and g["checksums"]:
+                    comparable = not rank_dependent or (g_orig and g["ranks"] == g_orig["ranks"])
+                    if len(g["checksums"]) > 1:
+                        note = "; ".join(filter(None, [note, "checksum differs between repetitions"]))
+                    elif ref_sums and comparable and g["checksums"] != ref_sums:
+                        note = "; ".join(filter(None, [note, "checksum differs from Original"]))
+                if variant == "nocomm" and t_orig and t is not None:
+                    note = "; ".join(filter(None, [
+                        f"communication = {100.0 * (t_orig - t) / t_orig:.1f}% of T_original",
+                        note]))
+                row = {"program": prog, "variant": variant, "np": g["np"],
+                       "vf": vf if vf else "", "ranks": g["ranks"],
+                       "runs_ok": len(g["times"]), "runs": g["runs"],
+                       "median_s": fmt(g["median"], 6) if g["median"] is not None else "",
+                       "min_s": fmt(g["min"], 6) if g["min"] is not None else "",
+                       "max_s": fmt(g["max"], 6) if g["max"] is not None else "",
+                       "speedup": f"{speedup:.3f}" if speedup else "",
+                       "hidden_pct": f"{h:.1f}" if h is not None else "",
+                       "stat": stat, "note": note}
+                if variant in TUCANA_VARIANTS:
+                    sweep.append(row)
+                if vf is None or vf == main_vf:
+                    summary.append(row)
+    return summary, sweep, groups
+
+
+def write_csv(path, rows, fields):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def md_table(rows, cols, heads):
+    out = ["| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(r.get(c, "")) if r.get(c, "") != "" else "n/a"
+                                     if c in ("hidden_pct", "speedup", "median_s") else str(r.get(c, ""))
+                                     for c in cols) + " |")
+    return "\n".join(out)
+
+
+def write_reports(opts, ctx, rows):
+    summary, sweep, groups = summarize(opts, ctx, rows)
+    sfields = ["program", "variant", "np", "vf", "ranks", "runs_ok", "runs", "median_s",
+               "min_s", "max_s", "speedup", "hidden_pct", "stat", "note"]
+    write_csv(os.path.join(opts.out, "summary.csv"), summary, sfields)
+    write_csv(os.path.join(opts.out, "vf_sweep.csv"), sweep, sfields)
+
+    networks = sorted(set(r["network"] for r in rows if r.get("network")))
+    net_line = "; ".join(networks) if networks else ctx.get("network", "unknown")
+    head = [f"Network: {net_line}",
+            f"Machine: {ctx['host']}, {ctx['ncores']} cores, {ctx['mpi_version']}",
+            f"Date: {ctx['date']}; commit {ctx['commit']}",
+            f"Command: `{ctx['cmdline']}`",
+            f"Repetitions: {opts.reps} (variants interleaved, order rotated each repetition); "
+            f"namespace: {opts.netns if opts.network_mode not in ('shm',) else 'none (shared memory)'}"]
+    if len(networks) > 1:
+        head.append("**Warning: the runs did not all see the same network (see results.csv).**")
+    if any(n.startswith("unthrottled") for n in networks):
+        head.append("**Warning: the interconnect was not throttled: communication is nearly free "
+                    "and hidden % means little.**")
+    cols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "min_s", "max_s",
+            "speedup", "hidden_pct", "note"]
+    heads = ["program", "variant", "P", "VF", "ranks", "ok runs", "median s", "min s", "max s",
+             "speedup", "hidden %", "note"]
+    md = ["# Benchmark summary", ""] + ["- " + h for h in head] + [""]
+    md += [f"hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), on the {opts.stat} "
+           "times of the repetitions; speedup = T_original / T_variant. n/a for original and nocomm.", ""]
+    for prog in opts.programs_list:
+        prow = [r for r in summary if r["program"] == prog]
+        if not prow:
+            continue
+        lay = ctx["layout"].get(prog, {})
+        md += [f"## {prog}", "", f"Arguments: `{lay.get('args', '')}`", "",
+               md_table(prow, cols, heads), ""]
+    if ctx["notes"]:
+        md += ["## Notes", ""] + ["- " + n for n in ctx["notes"]] + [""]
+    md += ["Files: results.csv (every run), summary.csv (this table), vf_sweep.csv/.md, "
+           "time_per_variant.png, hidden_per_vf.png, logs/ (each run's command and output).", ""]
+    with open(os.path.join(opts.out, "summary.md"), "w") as f:
+        f.write("\n".join(md))
+
+    vmd = ["# VF sweep", "", f"- Network: {net_line}",
+           f"- Original and NoComm: the P-rank runs of summary.md; speedup and hidden % use the "
+           f"{opts.stat} times.", ""]
+    vcols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "speedup",
+             "hidden_pct", "note"]
+    vheads = ["program", "variant", "P", "VF", "subranks", "ok runs", "median s", "speedup",
+              "hidden %", "note"]
+    if sweep:
+        for prog in opts.programs_list:
+            prow = [r for r in sweep if r["program"] == prog]
+            if prow:
+                vmd += [f"## {prog}", "", md_table(prow, vcols, vheads), ""]
+    else:
+        vmd += ["No tucana/virtualized runs.", ""]
+    with open(os.path.join(opts.out, "vf_sweep.md"), "w") as f:
+        f.write("\n".join(vmd))
+    return summary, sweep
+
+
+# ------------------------------------------------------------------ plots
+
+PLOT_SCRIPT = os.path.abspath(__file__)
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def make_plots(out, interpreter_ok=True):
+    """PNG plots with matplotlib: in this interpreter, else in /usr/bin/python3
+    (Debian's python3-matplotlib), installing it with apt-get when root; else
+    hand-written SVG files."""
+    if interpreter_ok and have_matplotlib():
+        return plot_matplotlib(out)
+    syspy = "/usr/bin/python3"
+
+    def sys_has():
+        return os.path.exists(syspy) and subprocess.run(
+            [syspy, "-c", "import matplotlib"], capture_output=True).returncode == 0
+
+    if not sys_has() and os.path.exists(syspy) and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("matplotlib is missing: apt-get install -y python3-matplotlib", flush=True)
+        aenv = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        inst = ["apt-get", "install", "-y", "--no-install-recommends", "python3-matplotlib"]
+        r = subprocess.run(inst, capture_output=True, text=True, env=aenv)
+        if r.returncode != 0:  # stale package lists
+            subprocess.run(["apt-get", "update"], capture_output=True, env=aenv)
+            r = subprocess.run(inst, capture_output=True, text=True, env=aenv)
+        if r.returncode != 0:
+            warn("apt-get install python3-matplotlib failed:\n" + r.stderr[-2000:])
+    if sys_has() and os.path.realpath(sys.executable) != os.path.realpath(syspy):
+        if subprocess.run([syspy, PLOT_SCRIPT, "--replot", out]).returncode == 0:
+            return True
+    elif sys_has():
+        return plot_matplotlib(out)
+    warn("matplotlib is not available: writing SVG plots instead of PNG "
+         "(install python3-matplotlib and run --replot OUT for PNG)")
+    return plot_svg(out)
+
+
+def read_plot_data(out):
+    summary = load_results(os.path.join(out, "summary.csv"))
+    sweep_path = os.path.join(out, "vf_sweep.csv")
+    sweep = load_results(sweep_path) if os.path.exists(sweep_path) else []
+    programs = []
+    for r in summary:
+        if r["program"] not in programs:
+            programs.append(r["program"])
+    return summary, sweep, programs
+
+
+VARIANT_COLORS = {"original": "#7f7f7f", "overlap": "#1f77b4", "nocomm": "#2ca02c",
+                  "tucana": "#d62728", "virtualized": "#ff7f0e"}
+
+
+def plot_matplotlib(out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    summary, sweep, programs = read_plot_data(out)
+    if not programs:
+        warn("no results to plot")
+        return False
+    # time_per_variant.png: one panel per program, a bar per variant
+    n = len(programs)
+    fig, axes = plt.subplots(1, n, figsize=(max(5.5, 3.4 * n), 4.6), squeeze=False)
+    for ax, prog in zip(axes[0], programs):
+        rows = [r for r in summary if r["program"] == prog and r["median_s"]]
+        names = [r["variant"] + (f"\nVF {r['vf']}" if r["vf"] else "") for r in rows]
+        stat = (rows[0].get("stat") or "median") if rows else "median"
+        col = "min_s" if stat == "min" else "median_s"
+        med = [float(r[col] or r["median_s"]) for r in rows]
+        lo = [m - float(r["min_s"] or m) for m, r in zip(med, rows)]
+        hi = [float(r["max_s"] or m) - m for m, r in zip(med, rows)]
+        colors = [VARIANT_COLORS.get(r["variant"], "#9467bd") for r in rows]
+        bars = ax.bar(range(len(rows)), med, yerr=[lo, hi], capsize=3, color=colors)
+        for b, r, up in zip(bars, rows, hi):
+            label = f"{float(r['speedup']):.2f}x" if r["speedup"] else ""
+            if r["hidden_pct"]:
+                label += f"\n{float(r['hidden_pct']):.0f}% hidden"
+            if label:
+                ax.annotate(label, (b.get_x() + b.get_width() / 2, b.get_height() + up),
+                            xytext=(0, 3), textcoords="offset points", ha="center",
+                            va="bottom", fontsize=7)
+        ax.set_xticks(range(len(rows)))
+        ax.set_xticklabels(names, fontsize=7, rotation=30, ha="right")
+        np_ = rows[0]["np"] if rows else "?"
+        ax.set_title(f"{prog} (P={np_})", fontsize=10)
+        ax.set_ylabel(f"time of the timed loop (s): {stat}, bars min-max")
+        ax.set_ylim(0, max([m + u for m, u in zip(med, hi)] + [0]) * 1.25 or 1)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("Time per variant\n(labels: speedup over Original, hidden %)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "time_per_variant.png"), dpi=120)
+    plt.close(fig)
+
+    # hidden_per_vf.png: hidden % against VF, a line per Tucana variant
+    fig, axes = plt.subplots(1, n, figsize=(max(5.5, 3.4 * n), 4.0), squeeze=False)
+    for ax, prog in zip(axes[0], programs):
+        any_line = False
+        for variant in TUCANA_VARIANTS:
+            pts = [(int(r["vf"]), float(r["hidden_pct"])) for r in sweep
+                   if r["program"] == prog and r["variant"] == variant and r["hidden_pct"] and r["vf"]]
+            pts.sort()
+            if pts:
+                any_line = True
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                        color=VARIANT_COLORS[variant], label=variant)
+        orow = [r for r in summary if r["program"] == prog and r["variant"] == "overlap"
+                and r["hidden_pct"]]
+        if orow:
+            ax.axhline(float(orow[0]["hidden_pct"]), color=VARIANT_COLORS["overlap"],
+                       linestyle="--", label="overlap (hand-written)")
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.axhline(100, color="black", linewidth=0.8, linestyle=":")
+        ax.set_xscale("log", base=2)
+        vfs = sorted({int(r["vf"]) for r in sweep if r["program"] == prog and r["vf"]})
+        if vfs:
+            ax.set_xticks(vfs)
+            ax.set_xticklabels([str(v) for v in vfs])
+        ax.set_xlabel("VF (subranks per worker)")
+        ax.set_ylabel("hidden %")
+        ax.set_title(prog, fontsize=10)
+        if not any_line:
+            ax.text(0.5, 0.5, "no hidden % values", transform=ax.transAxes, ha="center")
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "hidden_per_vf.png"), dpi=120)
+    plt.close(fig)
+    print(f"plots: {out}/time_per_variant.png, {out}/hidden_per_vf.png", flush=True)
+    return True
+
+
+def _esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def plot_svg(out):
+    """The same two plots as plain SVG (no dependencies)."""
+    summary, sweep, programs = read_plot_data(out)
+    if not programs:
+        return False
+    pw, ph, m = 300, 260, 50
+    # time per variant
+    parts = []
+    for i, prog in enumerate(programs):
+        x0 = i * pw
+        rows = [r for r in summary if r["program"] == prog and r["median_s"]]
+        top = max([float(r["max_s"] or r["median_s"]) for r in rows] + [1e-9]) * 1.2
+        parts.append(f'<text x="{x0 + pw / 2}" y="18" text-anchor="middle" font-size="13">{_esc(prog)}</text>')
+        parts.append(f'<line x1="{x0 + m}" y1="{ph - m}" x2="{x0 + pw - 10}" y2="{ph - m}" stroke="black"/>')
+        parts.append(f'<line x1="{x0 + m}" y1="30" x2="{x0 + m}" y2="{ph - m}" stroke="black"/>')
+        for k in range(5):
+            v = top * k / 4
+            y = ph - m - (ph - m - 30) * k / 4
+            parts.append(f'<text x="{x0 + m - 4}" y="{y + 4}" text-anchor="end" font-size="9">{v:.3g}</text>')
+        bw = (pw - m - 20) / max(1, len(rows))
+        for j, r in enumerate(rows):
+            v = float(r["median_s"])
+            h = (ph - m - 30) * v / top
+            x = x0 + m + 5 + j * bw
+            parts.append(f'<rect x="{x:.1f}" y="{ph - m - h:.1f}" width="{bw * 0.8:.1f}" height="{h:.1f}" '
+                         f'fill="{VARIANT_COLORS.get(r["variant"], "#9467bd")}"/>')
+            lab = f"{float(r['speedup']):.2f}x" if r["speedup"] else ""
+            if r["hidden_pct"]:
+                lab += f" {float(r['hidden_pct']):.0f}%"
+            parts.append(f'<text x="{x + bw * 0.4:.1f}" y="{ph - m - h - 3:.1f}" text-anchor="middle" '
+                         f'font-size="8">{_esc(lab)}</text>')
+            name = r["variant"] + (f" {r['vf']}" if r["vf"] else "")
+            parts.append(f'<text x="{x + bw * 0.4:.1f}" y="{ph - m + 12}" text-anchor="end" font-size="9" '
+                         f'transform="rotate(-35 {x + bw * 0.4:.1f} {ph - m + 12})">{_esc(name)}</text>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw * len(programs)}" height="{ph}" '
+           f'font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>'
+           + "".join(parts) + "</svg>\n")
+    with open(os.path.join(out, "time_per_variant.svg"), "w") as f:
+        f.write(svg)
+    # hidden % per VF
+    parts = []
+    for i, prog in enumerate(programs):
+        x0 = i * pw
+        pts_all = [r for r in sweep if r["program"] == prog and r["hidden_pct"] and r["vf"]]
+        vfs = sorted({int(r["vf"]) for r in pts_all}) or [1]
+        hs = [float(r["hidden_pct"]) for r in pts_all] + [0.0, 100.0]
+        lo, hi = min(hs), max(hs)
+        parts.append(f'<text x="{x0 + pw / 2}" y="18" text-anchor="middle" font-size="13">{_esc(prog)}</text>')
+
+        def X(v):
+            if len(vfs) == 1:
+                return x0 + (pw + m) / 2
+            return x0 + m + (pw - m - 20) * (math.log2(v) - math.log2(vfs[0])) / (math.log2(vfs[-1]) - math.log2(vfs[0]))
+
+        def Y(h):
+            return ph - m - (ph - m - 30) * (h - lo) / ((hi - lo) or 1)
+
+        for h in (0, 100):
+            parts.append(f'<line x1="{x0 + m}" y1="{Y(h):.1f}" x2="{x0 + pw - 10}" y2="{Y(h):.1f}" '
+                         f'stroke="#999" stroke-dasharray="3,3"/>')
+            parts.append(f'<text x="{x0 + m - 4}" y="{Y(h) + 4:.1f}" text-anchor="end" font-size="9">{h}%</text>')
+        for v in vfs:
+            parts.append(f'<text x="{X(v):.1f}" y="{ph - m + 14}" text-anchor="middle" font-size="9">VF {v}</text>')
+        for k, variant in enumerate(TUCANA_VARIANTS):
+            pts = sorted((int(r["vf"]), float(r["hidden_pct"])) for r in pts_all if r["variant"] == variant)
+            if pts:
+                col = VARIANT_COLORS[variant]
+                parts.append(f'<polyline fill="none" stroke="{col}" stroke-width="2" points="'
+                             + " ".join(f"{X(v):.1f},{Y(h):.1f}" for v, h in pts) + '"/>')
+                for v, h in pts:
+                    parts.append(f'<circle cx="{X(v):.1f}" cy="{Y(h):.1f}" r="3" fill="{col}"/>')
+                parts.append(f'<text x="{x0 + m + 5}" y="{40 + 12 * k}" font-size="10" fill="{col}">{variant}</text>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw * len(programs)}" height="{ph}" '
+           f'font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>'
+           + "".join(parts) + "</svg>\n")
+    with open(os.path.join(out, "hidden_per_vf.svg"), "w") as f:
+        f.write(svg)
+    print(f"plots: {out}/time_per_variant.svg, {out}/hidden_per_vf.svg", flush=True)
+    return True
+
+
+# ------------------------------------------------------------------- main
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        description="Tucana benchmark harness: interleaved, repeated runs over a throttled loopback.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--build", default=os.path.join(REPO, "build"), help="build directory (default ./build)")
+    ap.add_argument("--programs", default=",".join(ALL_PROGRAMS), help="comma list (default: all five)")
+    ap.add_argument("--variants", default=",".join(ALL_VARIANTS), help="comma list (default: all five)")
+    ap.add_argument("--np", type=int, default=2, help="processes P (default 2)")
+    ap.add_argument("--vf", type=int, default=4, help="subranks per worker V for tucana/virtualized (default 4)")
+    ap.add_argument("--reps", type=int, default=None, help="repetitions (default 5; 1 with --quick)")
+    ap.add_argument("--rate", default=os.environ.get("TUCANA_NET_RATE", "1gbit"),
+                    help="tbf rate of the loopback, e.g. 1gbit, 400mbit; 'unthrottled' (TCP over lo, "
+                         "no tbf) or 'shm' (no namespace, MPI's default transports). Default 1gbit")
+    ap.add_argument("--netns", choices=["per-run", "once"], default="per-run",
+                    help="enter a fresh namespace for each run (default) or run the whole "
+                         "benchmark inside one")
+    ap.add_argument("--out", default=None, help="output directory (default bench/results/<date-time>)")
+    ap.add_argument("--args", action="append", default=[], metavar='PROGRAM="ARGS"',
+                    help="program arguments (problem size), overriding the table; repeatable")
+    ap.add_argument("--np-for", action="append", default=[], metavar="PROGRAM=P",
+                    help="per-program process count; repeatable")
+    ap.add_argument("--vf-for", action="append", default=[], metavar="PROGRAM=V",
+                    help="per-program VF; repeatable")
+    ap.add_argument("--bin", action="append", default=[], metavar="[PROGRAM:]VARIANT=PATH",
+                    help="binary of a variant ({build} and {program} are expanded); repeatable. "
+                         "nocomm uses original's binary unless given")
+    ap.add_argument("--vf-sweep", default="1,2,4,8",
+                    help="VFs for the tucana/virtualized sweep (default 1,2,4,8; 'none' to skip)")
+    ap.add_argument("--no-sweep", action="store_true", help="same as --vf-sweep none")
+    ap.add_argument("--quick", action="store_true", help="1 repetition, small sizes, no sweep")
+    ap.add_argument("--stat", choices=["median", "min"], default="median",
+                    help="time per variant for speedup and hidden %%: the median of the repetitions "
+                         "(default) or the minimum (noise only adds time: use on a busy machine)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
+    ap.add_argument("--mpirun", default=os.environ.get("TUCANA_NATIVE_MPIRUN", "mpirun"),
+                    help="launcher of the native variants (default mpirun)")
+    ap.add_argument("--mpirun-args", default="", help="extra launcher options for every run")
+    ap.add_argument("--tucana-run-args", default="", help="extra tucana-run options")
+    ap.add_argument("--mpicc", default="mpicc", help="MPI C compiler to build the nocomm library if needed")
+    ap.add_argument("--nocomm-lib", default=None, help="path of libtucana_nocomm.so")
+    ap.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    ap.add_argument("--no-plots", action="store_true", help="skip the plots")
+    ap.add_argument("--replot", metavar="OUT", help="only redraw the plots of an existing OUT directory")
+    ap.add_argument("--inside-netns", action="store_true", help=argparse.SUPPRESS)
+    opts = ap.parse_args(argv)
+    if opts.replot:
+        return opts
+    opts.build = os.path.abspath(opts.build)
+    opts.programs_list = split_list(opts.programs)
+    opts.variants_list = split_list(opts.variants)
+    for v in opts.variants_list:
+        if v not in ALL_VARIANTS:
+            die(f"unknown variant '{v}' (known: {', '.join(ALL_VARIANTS)})")
+    if opts.reps is None:
+        opts.reps = 1 if opts.quick else 5
+    if opts.np < 1 or opts.vf < 1 or opts.reps < 1:
+        die("--np, --vf and --reps must be >= 1")
+
+    def kv(items, what, conv=str):
+        d = {}
+        for it in items:
+            if "=" not in it:
+                die(f"{what} expects NAME=VALUE, got '{it}'")
+            k, v = it.split("=", 1)
+            try:
+                d[k.strip()] = conv(v.strip().strip('"').strip("'"))
+            except ValueError:
+                die(f"{what} {it}: bad value")
+        return d
+    opts.args_map = kv(opts.args, "--args")
+    opts.np_map = kv(opts.np_for, "--np-for", int)
+    opts.vf_map = kv(opts.vf_for, "--vf-for", int)
+    opts.bin_map = kv(opts.bin, "--bin")
+    if opts.no_sweep or opts.vf_sweep.strip().lower() in ("", "none", "off", "0"):
+        opts.vf_sweep_list = []
+    else:
+        try:
+            opts.vf_sweep_list = sorted({int(x) for x in split_list(opts.vf_sweep)})
+        except ValueError:
+            die("--vf-sweep expects a comma list of integers")
+    r = opts.rate.strip().lower()
+    opts.network_mode = r if r in ("unthrottled", "shm") else "tbf"
+    if opts.out is None:
+        opts.out = os.path.join(REPO, "bench", "results",
+                                datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+    opts.out = os.path.abspath(opts.out)
+    return opts
+
+
+def context(opts):
+    ncores = os.cpu_count() or 1
+    try:
+        ncores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        pass
+    commit = ""
+    try:
+        commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+        if subprocess.run(["git", "-C", REPO, "diff", "--quiet", "HEAD"]).returncode != 0:
+            commit += " (+ uncommitted changes)"
+    except OSError:
+        pass
+    env = dict(os.environ)
+    env.pop("TUCANA_NOCOMM_QUIET", None)  # its banner proves the preload took effect
+    if "tucana_nocomm" in env.get("LD_PRELOAD", ""):
+        env.pop("LD_PRELOAD")  # only the nocomm variant may have it
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    return {
+        "ncores": ncores, "host": socket.gethostname(), "commit": commit or "unknown",
+        "mpi_version": first_line(shlex.split(opts.mpirun) + ["--version"]),
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "cmdline": os.environ.get("TUCANA_BENCH_CMDLINE") or " ".join(
+            shlex.quote(a) for a in [os.path.relpath(sys.argv[0])] + sys.argv[1:]),
+        "launcher": launcher_kind(opts.mpirun), "notes": [], "layout": {},
+        "tucana_run": os.path.join(opts.build, "bin", "tucana-run"), "env": env,
+        "nocomm_lib": None, "network": "",
+    }
+
+
+def network_check(opts):
+    """The network line, as netns-run.sh reports it for this setting."""
+    if opts.network_mode == "shm":
+        return "shared memory (no namespace, MPI's default transports: NOT the emulated interconnect)"
+    if os.environ.get("TUCANA_NETWORK"):
+        return os.environ["TUCANA_NETWORK"]
+    cmd = ["bash", NETNS_RUN, "--check"] + (
+        ["--unthrottled"] if opts.network_mode == "unthrottled" else ["--rate", opts.rate])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    nets = NETWORK_RE.findall(r.stderr)
+    return nets[-1] if nets else "unknown (netns-run.sh --check printed no network line)"
+
+
+def main(argv):
+    opts = parse_args(argv)
+    if opts.replot:
+        ok = plot_matplotlib(opts.replot) if have_matplotlib() else make_plots(opts.replot, False)
+        return 0 if ok else 1
+    os.makedirs(opts.out, exist_ok=True)
+    logdir = os.path.join(opts.out, "logs")
+    os.makedirs(logdir, exist_ok=True)
+    ctx = context(opts)
+    opts.ctx = ctx
+
+    # --netns once: run this script again inside one namespace, then plot here.
+    if opts.netns == "once" and opts.network_mode != "shm" and not opts.inside_netns and not opts.dry_run:
+        ns = ["--unthrottled"] if opts.network_mode == "unthrottled" else ["--rate", opts.rate]
+        cmd = ["bash", NETNS_RUN] + ns + ["--", sys.executable, os.path.abspath(__file__),
+                                          "--inside-netns", "--no-plots"] + argv
+        print("entering one namespace for all runs: " + " ".join(shlex.quote(c) for c in cmd), flush=True)
+        env = dict(ctx["env"], TUCANA_BENCH_CMDLINE=ctx["cmdline"])
+        rc = subprocess.run(cmd, env=env).returncode
+        if rc == 0 and not opts.no_plots:
+            make_plots(opts.out)
+        return rc
+
+    if not os.path.exists(ctx["tucana_run"]) and any(v in TUCANA_VARIANTS for v in opts.variants_list):
+        warn(f"{ctx['tucana_run']} is missing: tucana/virtualized runs will fail")
+    if "nocomm" in opts.variants_list and opts.dry_run and not opts.nocomm_lib:
+        ctx["nocomm_lib"] = os.path.join(opts.build, "tools", "nocomm", "libtucana_nocomm.so")
+    elif "nocomm" in opts.variants_list:
+        ctx["nocomm_lib"] = find_nocomm(opts)
+        if ctx["nocomm_lib"] is None:
+            opts.variants_list = [v for v in opts.variants_list if v != "nocomm"]
+            ctx["notes"].append("nocomm skipped: no libtucana_nocomm.so")
+
+    if opts.inside_netns:
+        ctx["network"] = os.environ.get("TUCANA_NETWORK", "")
+    else:
+        ctx["network"] = network_check(opts)
+    print(f"network: {ctx['network']}", flush=True)
+    if ctx["network"].startswith("unthrottled") and opts.network_mode == "tbf":
+        warn("the loopback could not be throttled; measuring anyway (see the network line)")
+
+    per_program = make_jobs(opts, ctx)
+    schedule = []
+    for rep in range(1, opts.reps + 1):
+        for prog in opts.programs_list:
+            jobs = per_program.get(prog, [])
+            if not jobs:
+                continue
+            k = (rep - 1) % len(jobs)
+            for j in jobs[k:] + jobs[:k]:  # rotated each repetition
+                job = Job(j.program, j.variant, j.np, j.vf, rep, j.binary, j.args, j.main)
+                job.cmd = build_command(job, opts, ctx)
+                schedule.append(job)
+    if not schedule:
+        die("nothing to run (no program has a variant binary; see the warnings)")
+
+    if opts.dry_run:
+        for job in schedule:
+            print(" ".join(shlex.quote(c) for c in wrap_netns(job.cmd, opts)))
+        return 0
+
+    fields = ["program", "variant", "np", "vf", "rep", "seconds", "status", "ranks", "checksum",
+              "exit", "wall_seconds", "network", "main", "log"]
+    results_path = os.path.join(opts.out, "results.csv")
+    rows = []
+    t_start = time.monotonic()
+    print(f"{len(schedule)} runs, {opts.reps} repetition(s); results in {opts.out}", flush=True)
+    with open(results_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        f.flush()
+        for i, job in enumerate(schedule, 1):
+            row = run_job(job, opts, ctx, logdir)
+            if opts.netns == "once" or opts.network_mode == "shm":
+                row["network"] = ctx["network"]
+            rows.append(row)
+            w.writerow(row)
+            f.flush()
+            elapsed = time.monotonic() - t_start
+            eta = elapsed / i * (len(schedule) - i)
+            vf = f"vf {job.vf}" if job.vf else "    "
+            t = f"{float(row['seconds']):9.4f} s" if row["seconds"] else "        - "
+            extra = "" if row["status"] == "ok" else f"  [{row['status']}: see {row['log']}]"
+            print(f"[{i:4d}/{len(schedule)}] {job.program:10s} {job.variant:11s} {vf:5s} "
+                  f"rep {job.rep}/{opts.reps}  {t}{extra}   (eta {eta:4.0f} s)", flush=True)
+    write_reports(opts, ctx, rows)
+    print(f"wrote {results_path}, summary.md/.csv, vf_sweep.md/.csv in {opts.out}", flush=True)
+    if not opts.no_plots:
+        make_plots(opts.out)
+    with open(os.path.join(opts.out, "summary.md")) as f:
+        print()
+        print(f.read())
+    bad = [r for r in rows if r["status"] != "ok"]
+    if bad:
+        warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

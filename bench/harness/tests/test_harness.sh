@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# test_harness.sh [BUILD_DIR]: self-checks of the benchmark harness that need
+# no benchmark programs: time parsing and hidden %, netns-run.sh, the
+# synthetic trace through trace_picture.py, and (when BUILD_DIR has the
+# jacobi3d example and tucana-run) one run_bench.py --quick run of it.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/../../build}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_harness.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if "$@"; then echo "PASS: $*"; else echo "FAIL: $*"; fail=1; fi; }
+py=/usr/bin/python3; [ -x $py ] || py=python3
+export PYTHONDONTWRITEBYTECODE=1
+
+# 1. parsing and hidden %
+unit() {
+  $py - "$here" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import run_bench as rb
+assert rb.parse_time("x\ntime 1.25\nchecksum 3\n") == 1.25
+assert rb.parse_time("ranks 2 (2 x 1 x 1) N 96 iterations 20 time 0.049320 s\n") == 0.04932
+assert rb.parse_time("ranks 2 time 9 s\ntime 2.5\n") == 2.5          # a 'time' line wins
+assert rb.parse_time("no time here\n") is None
+assert rb.parse_checksum("checksum 22980.37\n") == "22980.37"
+assert rb.parse_ok("a\njacobi3d: OK\n") == "ok"
+assert rb.parse_ok("jacobi3d: FAILED (x)\n") == "failed"
+g = {"mad": 0.0, "times": [1, 1, 1]}
+h, note = rb.hidden(2.0, 1.5, 1.0, g, g)
+assert abs(h - 50.0) < 1e-9 and note == "", (h, note)
+h, note = rb.hidden(2.0, 1.5, 2.0, g, g)
+assert h is None and "not faster" in note
+h, note = rb.hidden(2.0, 1.99, 1.95, g, g)
+assert "unreliable" in note
+assert rb.square_layout(2, 4) == (4, 4) and rb.square_layout(4, 8) == (4, 4)
+assert rb.square_layout(1, 4) == (1, 4) and rb.square_layout(9, 2) == (9, 1)
+print("unit checks ok")
+PY
+}
+check unit
+
+# 2. netns-run.sh: exit status passes through, a network line is printed
+check bash -c "'$here/netns-run.sh' -- sh -c 'exit 3'; [ \$? = 3 ]"
+check bash -c "'$here/netns-run.sh' --check 2>&1 | grep -q '^network: '"
+check bash -c "'$here/netns-run.sh' --unthrottled --check 2>&1 | grep -q '^network: unthrottled'"
+
+# 3. trace_picture.py on a synthetic trace, whole and truncated
+check $py "$here/tests/synthetic_trace.py" "$tmp/syn.json"
+check $py "$here/trace_picture.py" "$tmp/syn.json" -o "$tmp/syn.svg" --quiet
+check test -s "$tmp/syn.svg"
+check $py "$here/tests/synthetic_trace.py" "$tmp/trunc.json" --truncate
+check $py "$here/trace_picture.py" "$tmp/trunc.json" -o "$tmp/trunc.svg" --quiet
+if $py -c "import matplotlib" 2>/dev/null; then
+  check $py "$here/trace_picture.py" "$tmp/syn.json" -o "$tmp/syn.png" --quiet
+  check test -s "$tmp/syn.png"
+fi
+
+# 4. run_bench.py --quick on the jacobi3d example, if built
+ex=$build/examples/jacobi3d
+if [ -x "$ex/jacobi3d.native" ] && [ -x "$ex/jacobi3d" ] && [ -x "$build/bin/tucana-run" ]; then
+  check $py "$here/run_bench.py" --build "$build" --programs jacobi3d --quick --no-plots \
+    --bin original="$ex/jacobi3d.native" --bin overlap="$ex/jacobi3d.native" \
+    --bin tucana="$ex/jacobi3d" --bin virtualized="$ex/jacobi3d" \
+    --args jacobi3d="48 10" --out "$tmp/quick"
+  check test "$(grep -c ',ok,' "$tmp/quick/results.csv")" = 5
+  check grep -q "^| jacobi3d | tucana" "$tmp/quick/summary.md"
+else
+  echo "SKIP: run_bench.py --quick (no jacobi3d example in $build)"
+fi
+[ $fail = 0 ] && echo "test_harness.sh: all passed" || echo "test_harness.sh: FAILURES"
+exit $fail
