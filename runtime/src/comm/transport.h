@@ -109,8 +109,8 @@ class Transport {
   void acknowledge(const SyncAck& ack);
   void acknowledge_in_handler(const SyncAck& ack);
 
-  // True while operations are in flight (a hint: read without the lock).
-  bool busy() const { return in_flight_.load(std::memory_order_relaxed) > 0; }
+  // The number of operations in flight (a hint, read without the lock).
+  const std::atomic<int>& in_flight() const { return in_flight_; }
 
   // Makes progress if no other thread is doing so: completes finished
   // operations and hands new arrivals to the handler. True if anything moved.

@@ -146,7 +146,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
   if (nprocs > 1) {
     rt.scheduler->set_poll_hook([] { return get().transport.poll(); });
-    rt.scheduler->set_busy_hook([] { return get().transport.busy(); });
+    rt.scheduler->set_in_flight_counter(&rt.transport.in_flight());
   }
   rt.scheduler->set_stall_handler([] { get().report_deadlock(); });
 

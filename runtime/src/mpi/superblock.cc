@@ -88,6 +88,8 @@ void tucana_sb_ran(tucana_superblock* sb, int region) {
                 me->region_since_ns, trace::now_ns(), me->world, sb->run.next_iteration(region));
   me->current_instance = nullptr;
   sb->run.ran(region);
+  // Region boundaries are where a busy worker lets messages move.
+  Runtime::get().messenger->poll();
 }
 
 void tucana_sb_finish(tucana_superblock* sb, int region) {

@@ -47,9 +47,14 @@ class Scheduler {
   void set_poll_hook(std::function<bool()> hook) { poll_hook_ = std::move(hook); }
   // Called (on some worker thread, from its loop) when a stall is detected.
   void set_stall_handler(std::function<void()> handler) { stall_handler_ = std::move(handler); }
-  // True while communication is in flight: idle workers then keep polling
-  // instead of napping. Thread-safe.
-  void set_busy_hook(std::function<bool()> hook) { busy_hook_ = std::move(hook); }
+  // A counter of operations in flight (owned by the communication layer):
+  // while it is non-zero, workers poll at every switch instead of every few
+  // switches (protocols such as MPI's rendezvous need both sides to make
+  // progress), and idle workers keep polling instead of napping.
+  void set_in_flight_counter(const std::atomic<int>* counter) {
+    in_flight_ = counter;
+    for (auto& w : workers_) w->set_in_flight_counter(counter);
+  }
 
   // Runs all fibers to completion: starts workers 1..W-1 on new threads and
   // runs worker 0 on the calling thread.
@@ -85,7 +90,7 @@ class Scheduler {
   friend class Worker;
   static std::int64_t now_ns();
   bool finished() const { return live_.load(std::memory_order_acquire) == 0; }
-  bool busy() const { return busy_hook_ && busy_hook_(); }
+  bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
   bool poll();
   void check_stall();
   void on_fiber_exit();
@@ -96,7 +101,7 @@ class Scheduler {
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
   std::function<bool()> poll_hook_;
   std::function<void()> stall_handler_;
-  std::function<bool()> busy_hook_;
+  const std::atomic<int>* in_flight_ = nullptr;
   std::atomic<int> live_{0};
   std::atomic<int> parked_{0};
   std::atomic<int> polling_{0};

@@ -44,6 +44,10 @@ class Worker {
   // Wakes the worker if it sleeps for lack of work. Any thread.
   void wake();
 
+  // Communication in flight (see Scheduler::set_in_flight_counter).
+  void set_in_flight_counter(const std::atomic<int>* counter) { in_flight_ = counter; }
+  bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
+
   // Removes and returns a ready fiber of this worker for another worker to
   // run (a cousin), or null. Any thread; only when stealing is enabled.
   fiber::Fiber* steal();
@@ -85,9 +89,7 @@ class Worker {
   }
   // Siblings first (this worker's queue), then cousins (other workers').
   fiber::Fiber* steal_from_others();
-  void maybe_poll() {
-    if (++switches_ % kSwitchesPerPoll == 0) poll_while_busy();
-  }
+  inline void maybe_poll();
   void drain_inbox();
   void poll_while_busy();
   void idle(unsigned& idle_rounds);
@@ -114,6 +116,7 @@ class Worker {
   bool stealing_ = false;   // other workers may take ready fibers from ready_
   unsigned steal_from_ = 0; // round robin over the other workers
   unsigned switches_ = 0;
+  const std::atomic<int>* in_flight_ = nullptr;
   std::int64_t running_since_ns_ = 0;  // tracing: when current_ started running
 
   // Fibers made ready by other threads; moved to ready_ by the owner.
@@ -127,6 +130,10 @@ class Worker {
   std::condition_variable sleep_cv_;
   std::atomic<bool> sleeping_{false};
 };
+
+inline void Worker::maybe_poll() {
+  if (++switches_ % kSwitchesPerPoll == 0 || busy()) poll_while_busy();
+}
 
 inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handoff) {
   maybe_poll();
