@@ -60,17 +60,19 @@ TUCANA_VARIANTS = ("tucana", "virtualized")
 # defaults.  Override with --args NAME="...".  Every size here must be valid
 # for P and for P*V ranks (divisibility), for each VF of the sweep.
 PROGRAMS = {
-    # NX NY NZ ITERATIONS DIMS: 128x128x256 split along z, as in SPEC.md
-    "jacobi3d": {"args": "128 128 256 60 1", "quick": "64 64 64 10 1"},
-    # NX NY NZ ITERATIONS DIMS: two ghost layers, 256 KB faces
-    "stencil13": {"args": "128 128 256 30 1", "quick": "48 48 48 10 1"},
+    # Sizes where communication is about half of Original's time at 1 gbit on
+    # 2 processes (measured: bench/programs/README.md).
+    # NX NY NZ ITERATIONS DIMS: split along z only
+    "jacobi3d": {"args": "256 256 128 100 1", "quick": "64 64 64 10 1"},
+    # NX NY NZ ITERATIONS DIMS: two ghost layers
+    "stencil13": {"args": "256 256 128 40 1", "quick": "48 48 48 10 1"},
     # N REPEATS: Q must divide N for Q = sqrt(P) and sqrt(P*V)
-    "cannon": {"args": "1024 2", "quick": "256 1", "square": True},
+    "cannon": {"args": "2048 1", "quick": "256 1", "square": True},
     # CELLS HALO ITERATIONS: the partition is a function of the rank count
-    "irregular": {"args": "200000 20000 100", "quick": "20000 1000 10", "rank_dependent": True},
-    # N CYCLES LEVELS: LEVELS fixed so that every rank count runs the same
-    # hierarchy (P_axis * 2^(LEVELS-1) must divide N)
-    "multigrid": {"args": "128 4 5", "quick": "32 2 3"},
+    "irregular": {"args": "1500000 150000 30", "quick": "20000 1000 10", "rank_dependent": True},
+    # NX NY NZ CYCLES DIMS LEVELS: LEVELS fixed so that every rank count runs
+    # the same hierarchy
+    "multigrid": {"args": "256 256 64 3 1 3", "quick": "32 32 32 2 1 3"},
 }
 DEFAULT_PROGRAM = {"args": "", "quick": ""}
 
