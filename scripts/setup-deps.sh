@@ -7,7 +7,8 @@ packages=(build-essential cmake pkg-config binutils
           libopenmpi-dev openmpi-bin
           libboost-context-dev libhwloc-dev
           libgtest-dev libbenchmark-dev
-          clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev llvm-16-tools python3)
+          clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev llvm-16-tools python3
+          libopenblas-dev iproute2 util-linux)
 for arg in "$@"; do
   case "$arg" in
     --mpich) packages+=(mpich libmpich-dev) ;;
