@@ -32,6 +32,13 @@ echo "== running original, nocomm and tucana over the throttled loopback, $reps 
   --out build/demo/results | grep -E "^(network|\[)|network:" || true
 
 summary=build/demo/results/summary.csv
+logs=build/demo/results/logs
+echo
+echo "== the program's own result (first repetition of each)"
+for v in original tucana; do
+  log=$(ls "$logs"/jacobi3d."$v".*rep1.log | head -n 1)
+  printf '   %-9s %s, %s\n' "$v" "$(grep -m1 '^checksum' "$log")" "$(grep -m1 ': OK' "$log" || echo 'self-check FAILED')"
+done
 echo
 echo "== result (median times of the timed loop; details in build/demo/results/summary.md)"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
