@@ -63,9 +63,13 @@ PROGRAMS = {
     # Sizes where communication is about half of Original's time at 1 gbit on
     # 2 processes (measured: bench/programs/README.md).
     # NX NY NZ ITERATIONS DIMS: split along z only
-    "jacobi3d": {"args": "256 256 128 100 1", "quick": "64 64 64 10 1"},
+    "jacobi3d": {"args": "256 256 128 100 1", "quick": "64 64 64 10 1",
+                 # --subrank-layout: DIMS 2 makes the subranks of a process tile
+                 # the z face between the processes (grid 1 x 4V x 2 ... )
+                 "virtual_args": "256 256 128 100 2"},
     # NX NY NZ ITERATIONS DIMS: two ghost layers
-    "stencil13": {"args": "256 256 128 40 1", "quick": "48 48 48 10 1"},
+    "stencil13": {"args": "256 256 128 40 1", "quick": "48 48 48 10 1",
+                  "virtual_args": "256 256 128 40 2"},
     # N REPEATS: Q must divide N for Q = sqrt(P) and sqrt(P*V)
     "cannon": {"args": "2048 1", "quick": "256 1", "square": True},
     # CELLS HALO ITERATIONS: the partition is a function of the rank count
@@ -339,6 +343,13 @@ def make_jobs(opts, ctx):
     for prog in opts.programs_list:
         info = dict(DEFAULT_PROGRAM, **PROGRAMS.get(prog, {}))
         args = opts.args_map.get(prog, info["quick"] if opts.quick else info["args"])
+        # Arguments of the over-decomposed runs (tucana/virtualized at VF >= 2)
+        # when they differ: same problem, another split of it over the subranks.
+        virtual_args = args
+        if opts.subrank_layout and not opts.quick and prog not in opts.args_map and info.get("virtual_args"):
+            virtual_args = info["virtual_args"]
+            ctx["notes"].append(f"{prog}: tucana/virtualized at VF >= 2 run with `{virtual_args}` "
+                                f"(the same problem, its subranks laid across the process boundary)")
         np_ = opts.np_map.get(prog, opts.np)
         vf = opts.vf_map.get(prog, opts.vf)
         sweep = [] if (opts.quick or not opts.vf_sweep_list) else list(opts.vf_sweep_list)
@@ -374,7 +385,7 @@ def make_jobs(opts, ctx):
                 jobs.append(Job(prog, variant, np_, None, 0, binary, args, True))
             else:
                 for v in vfs:
-                    jobs.append(Job(prog, variant, np_, v, 0, binary, args, v == vf))
+                    jobs.append(Job(prog, variant, np_, v, 0, binary, virtual_args if v >= 2 else args, v == vf))
         ctx["layout"][prog] = {"np": np_, "vf": vf, "sweep": sorted(set(sweep) | {vf}) if sweep else [],
                                "args": args}
         per_program[prog] = jobs
@@ -840,6 +851,10 @@ def parse_args(argv):
                     help="VFs for the tucana/virtualized sweep (default 1,2,4,8; 'none' to skip)")
     ap.add_argument("--no-sweep", action="store_true", help="same as --vf-sweep none")
     ap.add_argument("--quick", action="store_true", help="1 repetition, small sizes, no sweep")
+    ap.add_argument("--subrank-layout", action="store_true",
+                    help="run tucana/virtualized at VF >= 2 with the program's 'virtual_args' (the same "
+                         "problem, split so that the subranks of a process share the boundary with the "
+                         "other process) where the table has them")
     ap.add_argument("--stat", choices=["median", "min"], default="median",
                     help="time per variant for speedup and hidden %%: the median of the repetitions "
                          "(default) or the minimum (noise only adds time: use on a busy machine)")
