@@ -11,6 +11,7 @@
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/request.h"
+#include "mpi/typemap.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -85,20 +86,52 @@ bool begin(const char* call, TMPI_Comm comm, Subrank** me, CommInfo* ci, int* er
 }
 
 int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type,
-                 std::size_t* bytes) {
+                 TypeMapPtr* map, std::size_t* bytes) {
   if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
-  const TypeInfo* t = type_info(type);
-  if (!t) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
-  *bytes = static_cast<std::size_t>(count) * t->size;
+  *map = type_map(type);
+  if (!*map) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  if (!(*map)->committed)
+    return mpi_error(me, comm, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
+  *bytes = static_cast<std::size_t>(count) * (*map)->size;
   return TMPI_SUCCESS;
 }
 
-int check_op(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type) {
+// Reductions run on the predefined type a datatype is made of.
+int check_op(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, const TypeMap& map) {
   if (!op_name(op)) return mpi_error(me, comm, TMPI_ERR_OP, call, "invalid operation %d", op);
-  if (!apply_op(op, type, nullptr, nullptr, 0))
-    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s is not defined on %s", op_name(op), type_info(type)->name);
+  if (map.basic == TMPI_DATATYPE_NULL)
+    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s needs a datatype made of one predefined type", op_name(op));
+  if (!apply_op(op, map.basic, nullptr, nullptr, 0))
+    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s is not defined on %s", op_name(op), type_info(map.basic)->name);
   return TMPI_SUCCESS;
 }
+
+// A collective's buffer as contiguous bytes: the user's buffer itself when
+// its datatype is contiguous, else a packed copy that store() unpacks back.
+class Flat {
+ public:
+  Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load)
+      : buf_(const_cast<void*>(buf)), count_(count), map_(map) {
+    if (map->contiguous()) {
+      data_ = buf_;
+      return;
+    }
+    copy_.resize(count * map->size);
+    data_ = copy_.data();
+    if (load && buf) pack(buf, count, *map, copy_.data());
+  }
+  void* data() const { return data_; }
+  void store() {
+    if (data_ != buf_) unpack(copy_.data(), count_, *map_, buf_);
+  }
+
+ private:
+  void* buf_;
+  std::size_t count_;
+  TypeMapPtr map_;
+  std::vector<char> copy_;
+  void* data_;
+};
 
 // Dissemination barrier: ceil(log2 N) rounds of empty messages.
 void barrier(Collective& c) {
@@ -176,11 +209,14 @@ int TMPI_Bcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm 
   int err;
   if (!begin(call, comm, &me, &ci, &err)) return err;
   std::size_t bytes;
-  if (int e = check_buffer(me, comm, call, count, type, &bytes)) return e;
+  TypeMapPtr map;
+  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
   if (root < 0 || root >= ci.size)
     return mpi_error(me, comm, TMPI_ERR_ROOT, call, "invalid root %d (%s has ranks 0 to %d)", root, comm_name(comm), ci.size - 1);
   Collective c(me, comm, ci, call);
-  bcast(c, buffer, bytes, root);
+  Flat flat(buffer, static_cast<std::size_t>(count), map, ci.rank == root);
+  bcast(c, flat.data(), bytes, root);
+  if (ci.rank != root) flat.store();
   return TMPI_SUCCESS;
 }
 
@@ -192,8 +228,9 @@ int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype typ
   int err;
   if (!begin(call, comm, &me, &ci, &err)) return err;
   std::size_t bytes;
-  if (int e = check_buffer(me, comm, call, count, type, &bytes)) return e;
-  if (int e = check_op(me, comm, call, op, type)) return e;
+  TypeMapPtr map;
+  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
+  if (int e = check_op(me, comm, call, op, *map)) return e;
   if (root < 0 || root >= ci.size)
     return mpi_error(me, comm, TMPI_ERR_ROOT, call, "invalid root %d (%s has ranks 0 to %d)", root, comm_name(comm), ci.size - 1);
   if (sendbuf == TMPI_IN_PLACE) {
@@ -201,7 +238,11 @@ int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype typ
     sendbuf = recvbuf;
   }
   Collective c(me, comm, ci, call);
-  reduce(c, sendbuf, recvbuf, count, type, op, root, bytes);
+  Flat in(sendbuf, static_cast<std::size_t>(count), map, true);
+  Flat out(recvbuf, static_cast<std::size_t>(count), map, false);
+  reduce(c, in.data(), out.data(), static_cast<int>(static_cast<std::size_t>(count) * map->basic_count), map->basic,
+         op, root, bytes);
+  if (ci.rank == root) out.store();
   return TMPI_SUCCESS;
 }
 
@@ -213,13 +254,18 @@ int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype 
   int err;
   if (!begin(call, comm, &me, &ci, &err)) return err;
   std::size_t bytes;
-  if (int e = check_buffer(me, comm, call, count, type, &bytes)) return e;
-  if (int e = check_op(me, comm, call, op, type)) return e;
+  TypeMapPtr map;
+  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
+  if (int e = check_op(me, comm, call, op, *map)) return e;
   if (sendbuf == TMPI_IN_PLACE) sendbuf = recvbuf;
   Collective c(me, comm, ci, call);
+  Flat in(sendbuf, static_cast<std::size_t>(count), map, true);
+  Flat out(recvbuf, static_cast<std::size_t>(count), map, false);
   // Reduce to rank 0, then broadcast: every rank gets the same bits.
-  reduce(c, sendbuf, recvbuf, count, type, op, 0, bytes);
-  bcast(c, recvbuf, bytes, 0);
+  reduce(c, in.data(), out.data(), static_cast<int>(static_cast<std::size_t>(count) * map->basic_count), map->basic,
+         op, 0, bytes);
+  bcast(c, out.data(), bytes, 0);
+  out.store();
   return TMPI_SUCCESS;
 }
 

@@ -206,11 +206,5 @@ int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
   return TMPI_SUCCESS;
 }
 
-int TMPI_Type_size(TMPI_Datatype type, int* size) {
-  const TypeInfo* t = type_info(type);
-  if (!t) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_size", "invalid datatype %d", type);
-  *size = static_cast<int>(t->size);
-  return TMPI_SUCCESS;
-}
 
 }  // extern "C"

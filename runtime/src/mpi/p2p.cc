@@ -1,6 +1,7 @@
 // Point-to-point calls of the virtual MPI.
 #include <tucana/tmpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -16,6 +17,8 @@ namespace {
 // Arguments of a point-to-point call, checked and resolved.
 struct P2PArgs {
   CommInfo comm;
+  TypeMapPtr map;       // the datatype's layout
+  std::size_t count = 0;
   std::size_t bytes = 0;
   int world_peer = 0;  // or comm::kAnySource
   bool proc_null = false;
@@ -58,10 +61,14 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
   if (has_buffer) {
     if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
-    const TypeInfo* t = type_info(type);
-    if (!t) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
-    out->bytes = static_cast<std::size_t>(count) * t->size;
-    if (!buf && out->bytes > 0)
+    out->map = type_map(type);
+    if (!out->map) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+    if (!out->map->committed)
+      return mpi_error(me, comm, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
+    out->count = static_cast<std::size_t>(count);
+    out->bytes = out->count * out->map->size;
+    // A null buffer is MPI_BOTTOM: fine with a derived type of absolute addresses.
+    if (!buf && out->bytes > 0 && out->map->predefined)
       return mpi_error(me, comm, TMPI_ERR_BUFFER, call, "null buffer for %d elements", count);
   }
   int size = out->comm.size;
@@ -84,6 +91,20 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
 Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kind kind, const void* buf,
                  const P2PArgs& a, int peer, int tag, TMPI_Comm comm, TMPI_Datatype type) {
   init_request(r, me, kind, const_cast<void*>(buf), a.bytes, a.world_peer, tag, a.comm.p2p_ctx);
+  if (a.map && !a.map->contiguous() && a.bytes > 0) {
+    // Only contiguous bytes travel: the subrank packs (here, for a send, so
+    // that the buffer may be reused as MPI says) and unpacks (after the
+    // receive completes) itself.
+    r->staging.resize(a.bytes);
+    r->buf = r->staging.data();
+    if (kind == comm::Operation::Kind::Send) {
+      pack(buf, a.count, *a.map, r->staging.data());
+    } else {
+      r->user_buf = const_cast<void*>(buf);
+      r->user_count = a.count;
+      r->unpack_map = a.map;
+    }
+  }
   r->origin = call;
   r->comm = comm;
   r->type = type;
@@ -151,8 +172,16 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
   r->on_complete = &on_complete;
 }
 
+void deliver_to_user(Request* r) {
+  if (!r->unpack_map || r->unpacked || r->proc_null) return;
+  r->unpacked = true;
+  std::size_t capacity = r->user_count * r->unpack_map->size;
+  unpack_bytes(r->staging.data(), std::min(r->matched_bytes, capacity), *r->unpack_map, r->user_buf);
+}
+
 void start_request(Request* r) {
   r->active = true;
+  r->unpacked = false;
   r->error = 0;
   r->matched_bytes = 0;
   r->next = nullptr;
@@ -290,6 +319,7 @@ int TMPI_Recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMP
   prepare(&r, me, call, comm::Operation::Kind::Recv, buf, a, source, tag, comm, type);
   start_request(&r);
   wait_done(me, &r, call);
+  deliver_to_user(&r);
   fill_status(&r, status);
   return request_error(me, &r, call);
 }
@@ -310,17 +340,19 @@ int TMPI_Sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, in
   start_request(&send);
   wait_done(me, &send, call);
   wait_done(me, &recv, call);
+  deliver_to_user(&recv);
   fill_status(&recv, status);
   return request_error(me, &recv, call);
 }
 
 int TMPI_Sendrecv_replace(void* buf, int count, TMPI_Datatype type, int dest, int sendtag,
                           int source, int recvtag, TMPI_Comm comm, TMPI_Status* status) {
-  const TypeInfo* t = type_info(type);
-  std::vector<char> copy(t && count > 0 ? static_cast<std::size_t>(count) * t->size : 0);
-  if (!copy.empty()) std::memcpy(copy.data(), buf, copy.size());
-  return TMPI_Sendrecv(copy.data(), count, type, dest, sendtag, buf, count, type, source, recvtag,
-                       comm, status);
+  // The outgoing data is packed aside first, then sent as bytes.
+  TypeMapPtr m = type_map(type);
+  std::vector<char> copy(m && count > 0 ? static_cast<std::size_t>(count) * m->size : 0);
+  if (!copy.empty()) pack(buf, static_cast<std::size_t>(count), *m, copy.data());
+  return TMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), TMPI_DT_BYTE, dest, sendtag, buf, count, type,
+                       source, recvtag, comm, status);
 }
 
 int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* status) {
@@ -388,20 +420,38 @@ int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
 }
 
 int TMPI_Get_count(const TMPI_Status* status, TMPI_Datatype type, int* count) {
-  const TypeInfo* t = type_info(type);
-  if (!t) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_count", "invalid datatype %d", type);
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_count", "invalid datatype %d", type);
   long long bytes = status->tmpi_bytes;
-  if (t->size == 0)
+  long long size = static_cast<long long>(m->size);
+  if (size == 0)
     *count = 0;
-  else if (bytes % static_cast<long long>(t->size))
+  else if (bytes % size)
     *count = TMPI_UNDEFINED;
   else
-    *count = static_cast<int>(bytes / static_cast<long long>(t->size));
+    *count = static_cast<int>(bytes / size);
   return TMPI_SUCCESS;
 }
 
+// Predefined elements received: whole elements of `type` times their
+// predefined elements, plus the predefined elements of a partial one when
+// the type is made of a single predefined type.
 int TMPI_Get_elements(const TMPI_Status* status, TMPI_Datatype type, int* count) {
-  return TMPI_Get_count(status, type, count);
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype %d", type);
+  long long bytes = status->tmpi_bytes;
+  if (m->size == 0) {
+    *count = 0;
+    return TMPI_SUCCESS;
+  }
+  long long size = static_cast<long long>(m->size);
+  if (m->basic != TMPI_DATATYPE_NULL) {
+    long long basic = static_cast<long long>(type_map(m->basic)->size);
+    *count = bytes % basic ? TMPI_UNDEFINED : static_cast<int>(bytes / basic);
+  } else {
+    *count = bytes % size ? TMPI_UNDEFINED : static_cast<int>(bytes / size * static_cast<long long>(m->basic_count));
+  }
+  return TMPI_SUCCESS;
 }
 
 }  // extern "C"

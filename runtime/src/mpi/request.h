@@ -5,9 +5,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "comm/messenger.h"
 #include "mpi/runtime.h"
+#include "mpi/typemap.h"
 
 // The type behind TMPI_Request (declared in the global namespace by tmpi.h):
 // a messenger operation plus what the virtual MPI needs around it.
@@ -29,6 +31,13 @@ struct tmpi_request : tucana::comm::Operation {
   bool heap = true;         // false for the requests of blocking calls (on the stack)
   // Posted inside a superblock region: the instance counts it until it
   // completes (then `instance` is cleared); `posted_in`/`posted_region` stay.
+  // Non-contiguous data goes through `staging` (packed by the sender,
+  // unpacked into `user_buf` once the owner sees the receive complete).
+  std::vector<char> staging;
+  void* user_buf = nullptr;
+  std::size_t user_count = 0;
+  tucana::mpi::TypeMapPtr unpack_map;
+  bool unpacked = false;
   tucana::regions::Instance* instance = nullptr;
   tucana::regions::SuperblockRun* posted_in = nullptr;
   int posted_region = -1;
@@ -54,6 +63,10 @@ void fill_status(const Request* r, TMPI_Status* status);
 // After a finished request was reported: frees a one-shot request and sets
 // the handle to MPI_REQUEST_NULL, or deactivates a persistent one.
 void retire(TMPI_Request* handle);
+// Copies a completed receive of non-contiguous data from its staging
+// buffer into the user's buffer (once). Contract: called by the owner after
+// it saw the request complete.
+void deliver_to_user(Request* r);
 // The status of an empty (null or inactive) request.
 void empty_status(TMPI_Status* status);
 // MPI_SUCCESS, or the request's error reported through the error handler.

@@ -21,6 +21,7 @@ TMPI_Status* status_at(TMPI_Status* statuses, int i) {
 
 // Reports a finished request in `status` and retires it.
 int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* call) {
+  deliver_to_user(*handle);
   fill_status(*handle, status);
   Request* r = *handle;
   int err = r->error;
@@ -261,6 +262,7 @@ int TMPI_Request_get_status(TMPI_Request request, int* flag, TMPI_Status* status
   if (!is_done(request)) Runtime::get().messenger->poll();
   *flag = is_done(request);
   if (!*flag) unsuccessful_poll(me, call, request);
+  else deliver_to_user(request);
   if (*flag) fill_status(request, status);
   return TMPI_SUCCESS;
 }

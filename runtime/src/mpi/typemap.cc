@@ -1,0 +1,373 @@
+// The datatype table and the MPI_Type_* constructors.
+#include "mpi/typemap.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "mpi/datatype.h"
+#include "mpi/errors.h"
+
+namespace tucana::mpi {
+
+namespace {
+
+constexpr TMPI_Datatype kFirstDerived = 256;
+
+struct TypeTable {
+  std::mutex mutex;
+  std::unordered_map<TMPI_Datatype, TypeMapPtr> derived;
+  TMPI_Datatype next = kFirstDerived;
+  std::vector<TypeMapPtr> predefined;  // index = handle
+  TypeTable() {
+    predefined.resize(TMPI_DATATYPE_END_);
+    for (TMPI_Datatype t = 1; t < TMPI_DATATYPE_END_; ++t) {
+      auto m = std::make_shared<TypeMap>();
+      const TypeInfo* info = type_info(t);
+      m->size = info->size;
+      m->ub = m->true_ub = static_cast<std::ptrdiff_t>(info->size);
+      m->blocks.push_back(Block{0, info->size});
+      m->basic = t;
+      m->basic_count = 1;
+      m->predefined = m->committed = true;
+      predefined[static_cast<std::size_t>(t)] = m;
+    }
+  }
+};
+
+TypeTable& table() {
+  static TypeTable t;
+  return t;
+}
+
+TMPI_Datatype add(TypeMap map) {
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  TMPI_Datatype h = t.next++;
+  t.derived[h] = std::make_shared<const TypeMap>(std::move(map));
+  return h;
+}
+
+void append(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
+  if (length == 0) return;
+  if (!blocks.empty() && blocks.back().offset + static_cast<std::ptrdiff_t>(blocks.back().length) == offset)
+    blocks.back().length += length;
+  else
+    blocks.push_back(Block{offset, length});
+}
+
+// Accumulates a type map from copies of other types at byte displacements.
+struct Builder {
+  TypeMap map;
+  bool first = true;
+  bool mixed = false;
+
+  void add(const TypeMap& old, std::ptrdiff_t displacement, std::size_t copies) {
+    for (std::size_t c = 0; c < copies; ++c) {
+      std::ptrdiff_t at = displacement + static_cast<std::ptrdiff_t>(c) * old.extent();
+      for (const Block& b : old.blocks) append(map.blocks, at + b.offset, b.length);
+      bound(at + old.lb, at + old.ub, at + old.true_lb, at + old.true_ub);
+    }
+    map.size += copies * old.size;
+    if (copies == 0 || old.size == 0) return;
+    if (map.basic == TMPI_DATATYPE_NULL && !mixed && map.basic_count == 0) map.basic = old.basic;
+    if (old.basic != map.basic || old.basic == TMPI_DATATYPE_NULL) mixed = true;
+    map.basic_count += copies * old.basic_count;
+  }
+  void bound(std::ptrdiff_t lb, std::ptrdiff_t ub, std::ptrdiff_t tlb, std::ptrdiff_t tub) {
+    if (first) {
+      map.lb = lb, map.ub = ub, map.true_lb = tlb, map.true_ub = tub;
+      first = false;
+      return;
+    }
+    map.lb = std::min(map.lb, lb), map.ub = std::max(map.ub, ub);
+    map.true_lb = std::min(map.true_lb, tlb), map.true_ub = std::max(map.true_ub, tub);
+  }
+  TypeMap done() {
+    if (mixed) map.basic = TMPI_DATATYPE_NULL;
+    return std::move(map);
+  }
+};
+
+// Common checks of the constructors; returns the old type's map or reports.
+TypeMapPtr old_type(const char* call, TMPI_Datatype old, int* err) {
+  TypeMapPtr m = type_map(old);
+  if (!m) *err = mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", old);
+  return m;
+}
+
+int bad_count(const char* call, int count) {
+  return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", count);
+}
+
+}  // namespace
+
+TypeMapPtr type_map(TMPI_Datatype type) {
+  TypeTable& t = table();
+  if (type > 0 && type < TMPI_DATATYPE_END_) return t.predefined[static_cast<std::size_t>(type)];
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.derived.find(type);
+  return it == t.derived.end() ? nullptr : it->second;
+}
+
+void pack(const void* in, std::size_t count, const TypeMap& map, void* out) {
+  auto* dst = static_cast<char*>(out);
+  const auto* src = static_cast<const char*>(in);
+  for (std::size_t i = 0; i < count; ++i) {
+    const char* base = src + static_cast<std::ptrdiff_t>(i) * map.extent();
+    for (const Block& b : map.blocks) {
+      std::memcpy(dst, base + b.offset, b.length);
+      dst += b.length;
+    }
+  }
+}
+
+void unpack(const void* in, std::size_t count, const TypeMap& map, void* out) {
+  const auto* src = static_cast<const char*>(in);
+  auto* dst = static_cast<char*>(out);
+  for (std::size_t i = 0; i < count; ++i) {
+    char* base = dst + static_cast<std::ptrdiff_t>(i) * map.extent();
+    for (const Block& b : map.blocks) {
+      std::memcpy(base + b.offset, src, b.length);
+      src += b.length;
+    }
+  }
+}
+
+void unpack_bytes(const void* in, std::size_t bytes, const TypeMap& map, void* out) {
+  const auto* src = static_cast<const char*>(in);
+  auto* dst = static_cast<char*>(out);
+  for (std::size_t i = 0; bytes > 0 && map.size > 0; ++i) {
+    char* base = dst + static_cast<std::ptrdiff_t>(i) * map.extent();
+    for (const Block& b : map.blocks) {
+      std::size_t n = b.length < bytes ? b.length : bytes;
+      std::memcpy(base + b.offset, src, n);
+      src += n;
+      bytes -= n;
+      if (bytes == 0) return;
+    }
+  }
+}
+
+}  // namespace tucana::mpi
+
+using namespace tucana::mpi;
+
+extern "C" {
+
+int TMPI_Type_create_hindexed(int count, const int blocklengths[], const TMPI_Aint displacements[],
+                              TMPI_Datatype old, TMPI_Datatype* newtype) {
+  const char* call = "MPI_Type_create_hindexed";
+  int err = TMPI_SUCCESS;
+  if (count < 0) return bad_count(call, count);
+  TypeMapPtr m = old_type(call, old, &err);
+  if (!m) return err;
+  Builder b;
+  for (int i = 0; i < count; ++i) {
+    if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
+    b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
+  }
+  *newtype = add(b.done());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_indexed(int count, const int blocklengths[], const int displacements[], TMPI_Datatype old,
+                      TMPI_Datatype* newtype) {
+  TypeMapPtr m = type_map(old);
+  std::vector<TMPI_Aint> bytes(static_cast<std::size_t>(count > 0 ? count : 0));
+  for (int i = 0; i < count; ++i) bytes[static_cast<std::size_t>(i)] = m ? displacements[i] * m->extent() : 0;
+  return TMPI_Type_create_hindexed(count, blocklengths, bytes.data(), old, newtype);
+}
+
+int TMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], TMPI_Datatype old,
+                                   TMPI_Datatype* newtype) {
+  std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
+  return TMPI_Type_indexed(count, lengths.data(), displacements, old, newtype);
+}
+
+int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_Datatype old,
+                             TMPI_Datatype* newtype) {
+  std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
+  std::vector<TMPI_Aint> displs(lengths.size());
+  for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<TMPI_Aint>(i) * stride;
+  return TMPI_Type_create_hindexed(count, lengths.data(), displs.data(), old, newtype);
+}
+
+int TMPI_Type_vector(int count, int blocklength, int stride, TMPI_Datatype old, TMPI_Datatype* newtype) {
+  TypeMapPtr m = type_map(old);
+  return TMPI_Type_create_hvector(count, blocklength, m ? stride * m->extent() : 0, old, newtype);
+}
+
+int TMPI_Type_contiguous(int count, TMPI_Datatype old, TMPI_Datatype* newtype) {
+  TypeMapPtr m = type_map(old);
+  return TMPI_Type_create_hvector(count, 1, m ? m->extent() : 0, old, newtype);
+}
+
+int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint displacements[],
+                            const TMPI_Datatype types[], TMPI_Datatype* newtype) {
+  const char* call = "MPI_Type_create_struct";
+  if (count < 0) return bad_count(call, count);
+  Builder b;
+  for (int i = 0; i < count; ++i) {
+    int err = TMPI_SUCCESS;
+    TypeMapPtr m = old_type(call, types[i], &err);
+    if (!m) return err;
+    if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
+    b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
+  }
+  *newtype = add(b.done());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
+                              TMPI_Datatype old, TMPI_Datatype* newtype) {
+  const char* call = "MPI_Type_create_subarray";
+  int err = TMPI_SUCCESS;
+  TypeMapPtr m = old_type(call, old, &err);
+  if (!m) return err;
+  if (ndims < 1)
+    return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_DIMS, call, "ndims %d < 1", ndims);
+  // Dimension d varies fastest last (C order) or first (Fortran order).
+  std::vector<int> dim(static_cast<std::size_t>(ndims));
+  for (int d = 0; d < ndims; ++d) dim[static_cast<std::size_t>(d)] = order == TMPI_ORDER_C ? d : ndims - 1 - d;
+  for (int d = 0; d < ndims; ++d)
+    if (subsizes[d] < 0 || starts[d] < 0 || starts[d] + subsizes[d] > sizes[d])
+      return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_ARG, call,
+                       "dimension %d: start %d + subsize %d exceeds size %d", d, starts[d], subsizes[d], sizes[d]);
+  Builder b;
+  std::vector<int> idx(static_cast<std::size_t>(ndims), 0);
+  long total = 1;
+  for (int d = 0; d < ndims; ++d) total *= subsizes[d];
+  for (long n = 0; n < total; ++n) {
+    std::ptrdiff_t element = 0;
+    for (int k = 0; k < ndims; ++k) {
+      int d = dim[static_cast<std::size_t>(k)];
+      element = element * sizes[d] + starts[d] + idx[static_cast<std::size_t>(d)];
+    }
+    b.add(*m, element * m->extent(), 1);
+    for (int k = ndims - 1; k >= 0; --k) {  // next index, fastest dimension first
+      int d = dim[static_cast<std::size_t>(k)];
+      if (++idx[static_cast<std::size_t>(d)] < subsizes[d]) break;
+      idx[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+  TypeMap map = b.done();
+  // A subarray's extent is the whole array's.
+  long all = 1;
+  for (int d = 0; d < ndims; ++d) all *= sizes[d];
+  map.lb = 0;
+  map.ub = all * m->extent();
+  *newtype = add(std::move(map));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_create_resized(TMPI_Datatype old, TMPI_Aint lb, TMPI_Aint extent, TMPI_Datatype* newtype) {
+  int err = TMPI_SUCCESS;
+  TypeMapPtr m = old_type("MPI_Type_create_resized", old, &err);
+  if (!m) return err;
+  TypeMap map = *m;
+  map.predefined = map.committed = false;
+  map.lb = lb;
+  map.ub = lb + extent;
+  *newtype = add(std::move(map));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_dup(TMPI_Datatype old, TMPI_Datatype* newtype) {
+  int err = TMPI_SUCCESS;
+  TypeMapPtr m = old_type("MPI_Type_dup", old, &err);
+  if (!m) return err;
+  TypeMap map = *m;
+  map.predefined = false;
+  *newtype = add(std::move(map));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_commit(TMPI_Datatype* type) {
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.derived.find(*type);
+  if (it == t.derived.end()) {
+    if (*type > 0 && *type < TMPI_DATATYPE_END_) return TMPI_SUCCESS;
+    return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_commit", "invalid datatype %d", *type);
+  }
+  auto committed = std::make_shared<TypeMap>(*it->second);
+  committed->committed = true;
+  it->second = committed;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_free(TMPI_Datatype* type) {
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!t.derived.erase(*type))
+    return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_free",
+                     "datatype %d is not a derived datatype", *type);
+  *type = TMPI_DATATYPE_NULL;  // pending operations keep their own reference
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_size(TMPI_Datatype type, int* size) {
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_size", "invalid datatype %d", type);
+  *size = static_cast<int>(m->size);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_get_extent(TMPI_Datatype type, TMPI_Aint* lb, TMPI_Aint* extent) {
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_get_extent", "invalid datatype %d", type);
+  *lb = m->lb;
+  *extent = m->extent();
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Type_get_true_extent(TMPI_Datatype type, TMPI_Aint* lb, TMPI_Aint* extent) {
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_get_true_extent", "invalid datatype %d", type);
+  *lb = m->true_lb;
+  *extent = m->true_ub - m->true_lb;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Get_address(const void* location, TMPI_Aint* address) {
+  *address = reinterpret_cast<TMPI_Aint>(location);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Pack_size(int incount, TMPI_Datatype type, TMPI_Comm comm, int* size) {
+  (void)comm;
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Pack_size", "invalid datatype %d", type);
+  *size = incount * static_cast<int>(m->size);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Pack(const void* inbuf, int incount, TMPI_Datatype type, void* outbuf, int outsize, int* position,
+              TMPI_Comm comm) {
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), comm, TMPI_ERR_TYPE, "MPI_Pack", "invalid datatype %d", type);
+  std::size_t bytes = static_cast<std::size_t>(incount) * m->size;
+  if (*position + static_cast<long>(bytes) > outsize)
+    return mpi_error(current_subrank(), comm, TMPI_ERR_TRUNCATE, "MPI_Pack",
+                     "%zu bytes do not fit at position %d of a %d-byte buffer", bytes, *position, outsize);
+  pack(inbuf, static_cast<std::size_t>(incount), *m, static_cast<char*>(outbuf) + *position);
+  *position += static_cast<int>(bytes);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, TMPI_Datatype type,
+                TMPI_Comm comm) {
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), comm, TMPI_ERR_TYPE, "MPI_Unpack", "invalid datatype %d", type);
+  std::size_t bytes = static_cast<std::size_t>(outcount) * m->size;
+  if (*position + static_cast<long>(bytes) > insize)
+    return mpi_error(current_subrank(), comm, TMPI_ERR_TRUNCATE, "MPI_Unpack",
+                     "%zu bytes are not left at position %d of a %d-byte buffer", bytes, *position, insize);
+  unpack(static_cast<const char*>(inbuf) + *position, static_cast<std::size_t>(outcount), *m, outbuf);
+  *position += static_cast<int>(bytes);
+  return TMPI_SUCCESS;
+}
+
+}  // extern "C"

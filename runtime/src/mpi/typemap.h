@@ -1,0 +1,56 @@
+// Datatypes as type maps: the bytes one element of a datatype covers,
+// relative to its buffer address, as a list of blocks, with its size, bounds
+// and extent. Predefined datatypes are one block; derived ones are built by
+// the MPI_Type_* constructors. Non-contiguous data is packed into (and
+// unpacked from) a contiguous buffer by the subrank itself, outside any lock
+// of the MPI library; only contiguous bytes travel.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace tucana::mpi {
+
+struct Block {
+  std::ptrdiff_t offset;
+  std::size_t length;
+};
+
+struct TypeMap {
+  std::size_t size = 0;            // bytes of data in one element
+  std::ptrdiff_t lb = 0, ub = 0;   // bounds: extent = ub - lb
+  std::ptrdiff_t true_lb = 0, true_ub = 0;
+  std::vector<Block> blocks;       // one element's data, in type-map order
+  // The predefined type all the data is made of (for reductions and
+  // MPI_Get_elements), or TMPI_DATATYPE_NULL when mixed.
+  TMPI_Datatype basic = TMPI_DATATYPE_NULL;
+  std::size_t basic_count = 0;     // predefined elements in one element
+  bool predefined = false;
+  bool committed = false;
+
+  std::ptrdiff_t extent() const { return ub - lb; }
+  // One block at offset 0 whose length is the extent: a plain byte array.
+  bool contiguous() const {
+    return size == 0 || (blocks.size() == 1 && blocks[0].offset == 0 &&
+                         static_cast<std::ptrdiff_t>(blocks[0].length) == extent());
+  }
+};
+
+using TypeMapPtr = std::shared_ptr<const TypeMap>;
+
+// The type map of a handle, or null if it is not a valid datatype. The
+// pointer keeps the map alive after MPI_Type_free (pending operations).
+TypeMapPtr type_map(TMPI_Datatype type);
+
+// Copies `count` elements at `in` (a user buffer laid out by `map`) into the
+// contiguous `out`, or back. `out`/`in` hold count * map.size bytes.
+void pack(const void* in, std::size_t count, const TypeMap& map, void* out);
+void unpack(const void* in, std::size_t count, const TypeMap& map, void* out);
+// Unpacks the first `bytes` bytes of packed data, in type-map order: a
+// message may end inside an element (MPI_Get_elements counts what arrived).
+void unpack_bytes(const void* in, std::size_t bytes, const TypeMap& map, void* out);
+
+}  // namespace tucana::mpi
