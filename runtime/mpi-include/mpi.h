@@ -31,6 +31,7 @@ typedef TMPI_Aint MPI_Aint;
 typedef TMPI_Offset MPI_Offset;
 typedef TMPI_Count MPI_Count;
 typedef TMPI_Status MPI_Status;
+typedef TMPI_User_function MPI_User_function;
 /* Types of unsupported features exist only so that their calls reach the
  * diagnostic below instead of an "unknown type" error. */
 typedef struct tmpi_unsupported_win *MPI_Win;

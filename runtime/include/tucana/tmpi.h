@@ -26,6 +26,8 @@ typedef intptr_t TMPI_Aint;
 typedef long long TMPI_Offset;
 typedef long long TMPI_Count;
 
+typedef void TMPI_User_function(void *invec, void *inoutvec, int *len, TMPI_Datatype *datatype);
+
 typedef struct TMPI_Status {
   int MPI_SOURCE;
   int MPI_TAG;

@@ -1,6 +1,8 @@
 #include "mpi/datatype.h"
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 #include <cstring>
 #include <type_traits>
 
@@ -86,7 +88,41 @@ const TypeInfo* type_info(TMPI_Datatype type) {
   return &kTypes[type - 1];
 }
 
+namespace {
+struct UserOp {
+  TMPI_User_function* fn;
+  bool commute;
+};
+std::mutex g_user_ops_mutex;
+std::unordered_map<TMPI_Op, UserOp> g_user_ops;
+TMPI_Op g_next_user_op = kFirstUserOp;
+}  // namespace
+
+TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
+  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  TMPI_Op op = g_next_user_op++;
+  g_user_ops[op] = UserOp{fn, commute};
+  return op;
+}
+
+bool free_user_op(TMPI_Op op) {
+  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  return g_user_ops.erase(op) > 0;
+}
+
+TMPI_User_function* user_op(TMPI_Op op, bool* commute) {
+  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  auto it = g_user_ops.find(op);
+  if (it == g_user_ops.end()) return nullptr;
+  *commute = it->second.commute;
+  return it->second.fn;
+}
+
 const char* op_name(TMPI_Op op) {
+  if (op >= kFirstUserOp) {
+    bool commute;
+    return user_op(op, &commute) ? "a user operation" : nullptr;
+  }
   if (op <= TMPI_OP_FIRST_ || op >= TMPI_OP_END_) return nullptr;
   return kOpNames[op - 1];
 }

@@ -38,6 +38,13 @@ const TypeInfo* type_info(TMPI_Datatype type);
 // The name of a reduction operation ("MPI_SUM"), or null if invalid.
 const char* op_name(TMPI_Op op);
 
+// User operations (MPI_Op_create) have handles from kFirstUserOp up.
+constexpr TMPI_Op kFirstUserOp = 64;
+TMPI_Op create_user_op(TMPI_User_function* fn, bool commute);
+bool free_user_op(TMPI_Op op);
+// The function of a user operation (null if `op` is not one).
+TMPI_User_function* user_op(TMPI_Op op, bool* commute);
+
 // inout[i] = in[i] OP inout[i] for `count` elements of `type` (MPI's order
 // for user operations). Returns false when `op` is not defined on `type`.
 bool apply_op(TMPI_Op op, TMPI_Datatype type, const void* in, void* inout, std::size_t count);
