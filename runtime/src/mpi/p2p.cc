@@ -17,7 +17,8 @@ namespace {
 // Arguments of a point-to-point call, checked and resolved.
 struct P2PArgs {
   CommInfo comm;
-  TypeMapPtr map;       // the datatype's layout
+  const TypeMap* map = nullptr;  // the datatype's layout
+  TypeMapPtr keep;               // keeps a derived datatype's map alive
   std::size_t count = 0;
   std::size_t bytes = 0;
   int world_peer = 0;  // or comm::kAnySource
@@ -61,7 +62,7 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
   if (has_buffer) {
     if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
-    out->map = type_map(type);
+    out->map = find_type(type, &out->keep);
     if (!out->map) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
     if (!out->map->committed)
       return mpi_error(me, comm, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
@@ -102,7 +103,7 @@ Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kin
     } else {
       r->user_buf = const_cast<void*>(buf);
       r->user_count = a.count;
-      r->unpack_map = a.map;
+      r->unpack_map = a.keep;  // non-contiguous: always a derived datatype
     }
   }
   r->origin = call;

@@ -103,6 +103,12 @@ int bad_count(const char* call, int count) {
 
 }  // namespace
 
+const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep) {
+  if (type > 0 && type < TMPI_DATATYPE_END_) return table().predefined[static_cast<std::size_t>(type)].get();
+  *keep = type_map(type);
+  return keep->get();
+}
+
 TypeMapPtr type_map(TMPI_Datatype type) {
   TypeTable& t = table();
   if (type > 0 && type < TMPI_DATATYPE_END_) return t.predefined[static_cast<std::size_t>(type)];

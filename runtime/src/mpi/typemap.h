@@ -45,6 +45,11 @@ using TypeMapPtr = std::shared_ptr<const TypeMap>;
 // pointer keeps the map alive after MPI_Type_free (pending operations).
 TypeMapPtr type_map(TMPI_Datatype type);
 
+// The same for the paths every message takes: predefined maps live as long
+// as the process, so they come as a plain pointer without touching a shared
+// reference count; a derived map is also stored in `keep` to stay alive.
+const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep);
+
 // Copies `count` elements at `in` (a user buffer laid out by `map`) into the
 // contiguous `out`, or back. `out`/`in` hold count * map.size bytes.
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out);

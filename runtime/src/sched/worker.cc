@@ -17,12 +17,6 @@ namespace {
 // to other threads now and then, then nap.
 constexpr unsigned kSpinRounds = 256;
 constexpr unsigned kYieldRounds = 4096;
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 }  // namespace
 
 Worker::Worker(Scheduler& scheduler, int index)

@@ -14,6 +14,13 @@ namespace tucana::sched {
 
 class Scheduler;
 
+// A spin-wait hint to the processor.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 class Worker {
  public:
   Worker(Scheduler& scheduler, int index);
@@ -63,7 +70,7 @@ class Worker {
    public:
     explicit ReadyLock(Worker& w) : w_(w.stealing_ ? &w : nullptr) {
       if (w_)
-        while (w_->ready_lock_.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
+        while (w_->ready_lock_.exchange(true, std::memory_order_acquire)) cpu_relax();
     }
     ~ReadyLock() {
       if (w_) w_->ready_lock_.store(false, std::memory_order_release);
