@@ -37,9 +37,15 @@ struct Messenger::Mailbox {
 
 namespace {
 
+// MPI's matching rule: a receive (or probe) for (want_ctx, want_source,
+// want_tag), wildcards allowed, takes a message sent with (ctx, source, tag).
+bool matches(int want_ctx, int want_source, int want_tag, int ctx, int source, int tag) {
+  return want_ctx == ctx && (want_source == kAnySource || want_source == source) &&
+         (want_tag == kAnyTag || want_tag == tag);
+}
+
 bool accepts(const Operation* recv, int ctx, int source, int tag) {
-  return recv->ctx == ctx && (recv->peer == kAnySource || recv->peer == source) &&
-         (recv->tag == kAnyTag || recv->tag == tag);
+  return matches(recv->ctx, recv->peer, recv->tag, ctx, source, tag);
 }
 
 // Removes and returns the first node of a singly linked queue that satisfies
@@ -221,11 +227,7 @@ bool Messenger::probe(int owner, int ctx, int source, int tag, ProbeResult* out)
   Mailbox& box = mailbox(owner);
   std::lock_guard<std::mutex> lock(box.mutex);
   for (Message* m = box.arrived_head; m; m = m->next) {
-    Operation probe_op;
-    probe_op.ctx = ctx;
-    probe_op.peer = source;
-    probe_op.tag = tag;
-    if (accepts(&probe_op, m->ctx, m->source, m->tag)) {
+    if (matches(ctx, source, tag, m->ctx, m->source, m->tag)) {
       *out = ProbeResult{m->source, m->tag, m->bytes};
       return true;
     }
