@@ -48,6 +48,7 @@ typedef struct TMPI_Status {
 #define TMPI_ERRHANDLER_NULL ((TMPI_Errhandler)0)
 #define TMPI_ERRORS_ARE_FATAL ((TMPI_Errhandler)1)
 #define TMPI_ERRORS_RETURN ((TMPI_Errhandler)2)
+#define TMPI_GROUP_EMPTY ((TMPI_Group)1)
 
 enum tmpi_datatype_handles {
   TMPI_DATATYPE_FIRST_ = 0,
@@ -79,6 +80,9 @@ enum tmpi_op_handles {
 #define TMPI_MAX_LIBRARY_VERSION_STRING 256
 #define TMPI_ORDER_C 0
 #define TMPI_ORDER_FORTRAN 1
+#define TMPI_MAX_OBJECT_NAME 128
+#define TMPI_BSEND_OVERHEAD 64
+#define TMPI_KEYVAL_INVALID (-1)
 #define TMPI_VERSION 3
 #define TMPI_SUBVERSION 1
 
@@ -98,6 +102,13 @@ enum tmpi_keyvals {
   TMPI_UNIVERSE_SIZE = 5,
   TMPI_APPNUM = 6
 };
+
+/* results of MPI_Comm_compare / MPI_Group_compare */
+enum tmpi_compare_results { TMPI_IDENT = 0, TMPI_CONGRUENT = 1, TMPI_SIMILAR = 2, TMPI_UNEQUAL = 3 };
+/* MPI_Comm_split_type */
+enum tmpi_split_types { TMPI_COMM_TYPE_SHARED = 1 };
+/* MPI_Topo_test */
+enum tmpi_topologies { TMPI_GRAPH = 1, TMPI_CART = 2, TMPI_DIST_GRAPH = 3 };
 
 /* error classes (MPI 3.1, 8.4) */
 enum tmpi_error_classes {

@@ -112,6 +112,12 @@ Messenger::Mailbox& Messenger::mailbox(int world) {
   return *mailboxes_[static_cast<std::size_t>(world - layout_.first_local())];
 }
 
+bool Messenger::cancel_receive(Operation* op) {
+  Mailbox& box = mailbox(op->owner);
+  std::lock_guard<std::mutex> lock(box.mutex);
+  return unlink_first(box.posted_head, box.posted_tail, [op](Operation* o) { return o == op; }) != nullptr;
+}
+
 void Messenger::post(Operation* op) {
   if (op->kind == Operation::Kind::Send)
     post_send(op);

@@ -74,6 +74,11 @@ class Messenger {
   // arguments would match, without receiving it. Any thread.
   bool probe(int owner, int ctx, int source, int tag, ProbeResult* out);
 
+  // Takes back a posted receive that no message has matched yet: true if it
+  // was still waiting (it will never complete), false if it has matched.
+  // Sends are not taken back (MPI lets a cancel of a send fail).
+  bool cancel_receive(Operation* op);
+
   // Registers `f` to be unparked at the next arrival in `owner`'s mailbox.
   void wait_for_arrival(int owner, fiber::Fiber* f);
 

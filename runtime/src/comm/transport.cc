@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <tucana/tmpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,6 @@ constexpr std::size_t kShortMessage = 16 * 1024;
 // receiving subrank has matched it.
 struct SyncSend {
   int proc;
-  int ctx;
   int real_tag;
   Completion* done;
   bool sent = false;
@@ -50,10 +50,10 @@ struct Pending {
 
 struct Transport::Impl {
   std::mutex mutex;
-  // Real communicators: [0, n) the messages of each context, [n, 2n) the
-  // acknowledgements of synchronous ones.
-  std::vector<MPI_Comm> comms;
-  int contexts = 0;
+  // Real communicators: the messages, and the acknowledgements of
+  // synchronous ones.
+  MPI_Comm data = MPI_COMM_NULL;
+  MPI_Comm acks = MPI_COMM_NULL;
   std::vector<SyncSend*> sync_sends;  // in send order
   std::vector<MPI_Request> requests;
   std::vector<Pending> pending;    // parallel to `requests`
@@ -82,7 +82,7 @@ bool Transport::init(int* argc, char*** argv, bool threads_needed, std::string* 
   return true;
 }
 
-bool Transport::configure(const Layout& layout, int contexts, std::string* error) {
+bool Transport::configure(const Layout& layout, std::string* error) {
   layout_ = &layout;
   void* attr = nullptr;
   int flag = 0;
@@ -93,13 +93,18 @@ bool Transport::configure(const Layout& layout, int contexts, std::string* error
   int max_local = layout.max_local_count();
   subrank_bits_ = 0;
   while ((1 << subrank_bits_) < max_local) ++subrank_bits_;
-  int user_bits = real_tag_bits_ - 2 * subrank_bits_ - 1;  // 1: the sync bit
+  // Program tags and context ids share what the subrank ids and the sync bit
+  // leave; one context bit is the least (MPI_COMM_WORLD has two contexts).
+  int shared = real_tag_bits_ - 2 * subrank_bits_ - 1;
+  context_bits_ = std::max(1, std::min(kMaxContextBits, shared - kMinUserTagBits));
+  int user_bits = shared - context_bits_;
   if (user_bits > 30) user_bits = 30;
   if (layout.nprocs > 1 && user_bits < kMinUserTagBits) {
     *error = "too many subranks per process for the tag space: " + std::to_string(max_local) +
              " subranks per process need " + std::to_string(subrank_bits_) +
              " tag bits each for source and destination, and the MPI library's MPI_TAG_UB (" +
-             std::to_string(tag_ub) + ", " + std::to_string(real_tag_bits_) + " bits) leaves " +
+             std::to_string(tag_ub) + ", " + std::to_string(real_tag_bits_) + " bits), less " +
+             std::to_string(context_bits_) + " for communicator ids, leaves " +
              std::to_string(user_bits < 0 ? 0 : user_bits) + " bits for program tags, fewer than the " +
              std::to_string(kMinUserTagBits) + " that MPI guarantees (MPI_TAG_UB >= 32767); " +
              "use fewer subranks per process (more processes, or a smaller --vf)";
@@ -107,9 +112,10 @@ bool Transport::configure(const Layout& layout, int contexts, std::string* error
   }
   user_tag_ub_ = layout.nprocs > 1 ? static_cast<int>((1L << user_bits) - 1) : INT_MAX;
   if (layout.nprocs > 1) {
-    impl_->contexts = contexts;
-    impl_->comms.resize(static_cast<std::size_t>(2 * contexts));
-    for (auto& c : impl_->comms) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_dup(MPI_COMM_WORLD, &impl_->data);
+    MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
+  } else {
+    context_bits_ = kMaxContextBits;  // nothing travels: any id will do
   }
   return true;
 }
@@ -118,7 +124,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
                      int ctx, bool synchronous, Completion* done) {
   const Layout& l = *layout_;
   int dst_proc = l.proc_of(dst_world);
-  int real_tag = (((tag << 1) | (synchronous ? 1 : 0)) << (2 * subrank_bits_)) |
+  int real_tag = (((((tag << context_bits_) | ctx) << 1) | (synchronous ? 1 : 0)) << (2 * subrank_bits_)) |
                  (l.local_of(src_world) << subrank_bits_) | l.local_of(dst_world);
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
@@ -127,12 +133,11 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   std::lock_guard<std::mutex> lock(impl_->mutex);
   MPI_Request r;
   if (!synchronous) {
-    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag,
-              impl_->comms[static_cast<std::size_t>(ctx)], &r);
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
     track_locked(&r, done);
     return;
   }
-  auto* sync = new SyncSend{dst_proc, ctx, real_tag, done};
+  auto* sync = new SyncSend{dst_proc, real_tag, done};
   auto* sent = new SyncSent;
   sent->sync = sync;
   sent->done = [](Completion* c, int) {
@@ -146,8 +151,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     }
   };
   impl_->sync_sends.push_back(sync);
-  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag,
-            impl_->comms[static_cast<std::size_t>(ctx)], &r);
+  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
   track_locked(&r, sent);
 }
 
@@ -168,8 +172,7 @@ void Transport::track_locked(void* request, Completion* done) {
 
 void Transport::acknowledge_in_handler(const SyncAck& ack) {
   MPI_Request r;
-  MPI_Isend(nullptr, 0, MPI_BYTE, ack.proc, ack.real_tag,
-            impl_->comms[static_cast<std::size_t>(impl_->contexts + ack.ctx)], &r);
+  MPI_Isend(nullptr, 0, MPI_BYTE, ack.proc, ack.real_tag, impl_->acks, &r);
   track_locked(&r, nullptr);
 }
 
@@ -179,30 +182,28 @@ void Transport::acknowledge(const SyncAck& ack) {
 }
 
 // Acknowledgements of our synchronous sends: each completes the oldest
-// synchronous send with the same process, context and real tag.
+// synchronous send with the same process and real tag (which holds the
+// context).
 bool Transport::poll_acks_locked() {
   Impl& im = *impl_;
   bool moved = false;
-  for (int ctx = 0; ctx < im.contexts; ++ctx) {
-    for (;;) {
-      int flag = 0;
-      MPI_Status st;
-      MPI_Comm comm = im.comms[static_cast<std::size_t>(im.contexts + ctx)];
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
-      if (!flag) break;
-      MPI_Recv(nullptr, 0, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE);
-      moved = true;
-      for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
-        SyncSend* sync = *it;
-        if (sync->proc != st.MPI_SOURCE || sync->ctx != ctx || sync->real_tag != st.MPI_TAG) continue;
-        im.sync_sends.erase(it);
-        sync->acked = true;
-        if (sync->sent) {
-          sync->done->done(sync->done, 0);
-          delete sync;
-        }
-        break;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.acks, &flag, &st);
+    if (!flag) break;
+    MPI_Recv(nullptr, 0, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, im.acks, MPI_STATUS_IGNORE);
+    moved = true;
+    for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
+      SyncSend* sync = *it;
+      if (sync->proc != st.MPI_SOURCE || sync->real_tag != st.MPI_TAG) continue;
+      im.sync_sends.erase(it);
+      sync->acked = true;
+      if (sync->sent) {
+        sync->done->done(sync->done, 0);
+        delete sync;
       }
+      break;
     }
   }
   return moved;
@@ -294,31 +295,30 @@ bool Transport::poll_locked() {
   }
   // 2. acknowledgements of synchronous sends
   if (!im.sync_sends.empty()) moved = poll_acks_locked() || moved;
-  // 3. new arrivals, in order, per context
+  // 3. new arrivals, in order
   const int mask = (1 << subrank_bits_) - 1;
-  for (std::size_t c = 0; c < static_cast<std::size_t>(im.contexts); ++c) {
-    const int ctx = static_cast<int>(c);
-    for (int budget = 64; budget > 0; --budget) {
-      int flag = 0;
-      MPI_Message msg;
-      MPI_Status st;
-      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.comms[c], &flag, &msg, &st);
-      if (!flag) break;
-      moved = true;
-      int count = 0;
-      MPI_Get_count(&st, MPI_BYTE, &count);
-      auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
-      Arrival a;
-      a.ctx = ctx;
-      if ((st.MPI_TAG >> (2 * subrank_bits_)) & 1) a.ack = SyncAck{st.MPI_SOURCE, ctx, st.MPI_TAG};
-      a.dst_local = st.MPI_TAG & mask;
-      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
-                    ((st.MPI_TAG >> subrank_bits_) & mask);
-      a.tag = st.MPI_TAG >> (2 * subrank_bits_ + 1);
-      a.bytes = m->bytes;
-      a.message = m;
-      handler_(a);
-    }
+  const int ctx_mask = (1 << context_bits_) - 1;
+  for (int budget = 64; budget > 0; --budget) {
+    int flag = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data, &flag, &msg, &st);
+    if (!flag) break;
+    moved = true;
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
+    Arrival a;
+    const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
+    a.ctx = (upper >> 1) & ctx_mask;
+    if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG};
+    a.dst_local = st.MPI_TAG & mask;
+    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
+                  ((st.MPI_TAG >> subrank_bits_) & mask);
+    a.tag = upper >> (1 + context_bits_);
+    a.bytes = m->bytes;
+    a.message = m;
+    handler_(a);
   }
   return moved;
 }
@@ -327,8 +327,8 @@ void Transport::finalize() {
   {
     std::unique_lock<std::mutex> lock(impl_->mutex);
     while (size_ > 1 && !impl_->requests.empty()) poll_locked();
-    for (auto& c : impl_->comms) MPI_Comm_free(&c);
-    impl_->comms.clear();
+    if (impl_->data != MPI_COMM_NULL) MPI_Comm_free(&impl_->data);
+    if (impl_->acks != MPI_COMM_NULL) MPI_Comm_free(&impl_->acks);
     impl_->finalized = true;
   }
   MPI_Finalize();

@@ -2,16 +2,19 @@
 // system's real MPI. This is the only part of the runtime that calls MPI.
 //
 // Encoding: a message from subrank s to subrank d travels as an MPI message
-// on the real communicator of its context, from s's process to d's process,
-// with real tag = (((user tag << 1) | sync) << 2B) | (local index of s << B)
-// | local index of d, where B bits hold any local subrank index.
+// on one real communicator, from s's process to d's process, with
+//   real tag = ((((user tag << C) | context) << 1 | sync) << 2B)
+//              | (local index of s << B) | local index of d,
+// where B bits hold any local subrank index and C bits the context id of the
+// virtual communicator (each communicator has two: point-to-point and
+// collective). The tag space is split at start-up: program tags keep at least
+// the 15 bits MPI guarantees, contexts get what is left, up to 8 bits.
 //
 // Synchronous sends (MPI_Ssend, sync = 1) must not complete before the
 // receiving subrank matches them, which is later than MPI's own match by
 // MPI_Improbe. The receiver answers each match with an empty message with
-// the same real tag on a second real communicator of the context; the sender
-// completes its synchronous sends to one process in order per real tag and
-// context, since MPI's non-overtaking rule orders both the messages and the
+// the same real tag on a second real communicator; the sender completes its
+// synchronous sends to one process in order per real tag, since MPI's non-overtaking rule orders both the messages and the
 // acknowledgements. Receiving processes find
 // messages with MPI_Improbe(ANY_SOURCE, ANY_TAG) and receive them with
 // MPI_Imrecv, so matching (wildcards, order) is done exactly by the subrank
@@ -44,7 +47,6 @@ struct Completion {
 // matched by a receive.
 struct SyncAck {
   int proc = -1;  // the sender's process (-1: not synchronous)
-  int ctx = 0;
   int real_tag = 0;
 };
 
@@ -73,14 +75,16 @@ class Transport {
   int size() const { return size_; }
   const std::string& processor_name() const { return processor_name_; }
 
-  // Checks the tag encoding for `layout` and creates the real communicators of
-  // `contexts` contexts. Collective over all processes. Returns false with an
-  // error that names the exceeded limit.
-  bool configure(const Layout& layout, int contexts, std::string* error);
+  // Checks the tag encoding for `layout` and creates the real communicators.
+  // Collective over all processes. Returns false with an error that names the
+  // exceeded limit.
+  bool configure(const Layout& layout, std::string* error);
   // The largest tag a program may use (MPI_TAG_UB of the virtual MPI).
   int user_tag_ub() const { return user_tag_ub_; }
   int subrank_bits() const { return subrank_bits_; }
   int real_tag_bits() const { return real_tag_bits_; }
+  // How many context ids can travel between processes (ids 0 .. n-1).
+  int remote_contexts() const { return 1 << context_bits_; }
 
   // Called for each message from another process, in arrival order, with the
   // transport lock held. It must eventually receive every message it is
@@ -134,6 +138,7 @@ class Transport {
   int size_ = 1;
   int real_tag_bits_ = 0;
   int subrank_bits_ = 0;
+  int context_bits_ = 0;
   int user_tag_ub_ = 0;
   std::string processor_name_;
   std::function<void(const Arrival&)> handler_;
@@ -144,5 +149,7 @@ class Transport {
 // The smallest number of program tag bits Tucana accepts: MPI guarantees
 // programs MPI_TAG_UB >= 32767.
 constexpr int kMinUserTagBits = 15;
+// At most this many bits of the real tag hold the context id.
+constexpr int kMaxContextBits = 8;
 
 }  // namespace tucana::comm

@@ -72,6 +72,7 @@ class Fiber {
   std::atomic<int> park_state{0};
   void* user = nullptr;
   int trace_id = -1;  // the number traces show for it (the subrank)
+  bool transient = false;  // deleted when it finishes (Scheduler::spawn_transient)
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry
   // function and then the exit hook, which must switch away for good.

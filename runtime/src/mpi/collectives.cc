@@ -1,8 +1,19 @@
-// The collectives every program needs (Barrier, Bcast, Reduce, Allreduce),
-// built on subrank point-to-point messages in the communicator's collective
-// context, as in Bamboo's utility layer. The algorithms depend only on the
-// communicator size and the root, never on how subranks map to processes,
-// so a reduction gives the same bits at every virtualization factor.
+// The collectives, built on subrank point-to-point messages (collective.h),
+// with the default algorithms of Bamboo's Table 2:
+//   Barrier          dissemination (Bruck)
+//   Bcast            binomial tree; scatter + ring allgather for large data
+//   Reduce           binomial tree
+//   Allreduce        recursive doubling (non-powers of two folded in);
+//                    reduce-scatter by recursive halving + allgather
+//                    (Rabenseifner) for large data and commutative operations
+//   Gather, Scatter  binomial tree (the v-variants: linear)
+//   Allgather        Bruck; ring for large data (Allgatherv: ring)
+//   Alltoall         Bruck for small blocks; all pairs at once otherwise
+//   Scan, Exscan     a chain in rank order
+// Every algorithm depends only on the communicator size and the root, never
+// on how subranks map to processes, and combines in a fixed order, so a
+// reduction gives the same bits at every virtualization factor (and at
+// every rank, for the all- variants).
 #include <tucana/tmpi.h>
 
 #include <algorithm>
@@ -10,183 +21,38 @@
 #include <memory>
 #include <vector>
 
+#include "mpi/collective.h"
+#include "mpi/collectives_api.h"
 #include "mpi/datatype.h"
-#include "mpi/errors.h"
-#include "mpi/request.h"
-#include "mpi/typemap.h"
 
-using namespace tucana;
-using namespace tucana::mpi;
+namespace tucana::mpi {
+
+namespace {
+// Size-based switches (bytes of the whole buffer; Bruck's: of one block).
+constexpr std::size_t kLargeBcast = 64 * 1024;
+constexpr std::size_t kLargeAllreduce = 64 * 1024;
+constexpr std::size_t kLargeAllgather = 64 * 1024;
+constexpr std::size_t kSmallAlltoallBlock = 256;
+
+std::size_t sz(int i) { return static_cast<std::size_t>(i); }
+
+// The byte range of part `i` when `total` is split in `parts`.
+void part_range(std::size_t total, int parts, int i, std::size_t* begin, std::size_t* len) {
+  std::size_t base = total / sz(parts), extra = total % sz(parts);
+  *begin = sz(i) * base + std::min(sz(i), extra);
+  *len = base + (sz(i) < extra ? 1 : 0);
+}
+}  // namespace
+
+void barrier(Collective& c) {
+  int n = c.size(), r = c.rank();
+  for (int k = 1; k < n; k <<= 1) c.sendrecv(nullptr, 0, (r + k) % n, nullptr, 0, (r - k + n) % n, kTagBarrier);
+}
 
 namespace {
 
-enum CollectiveTag : int {
-  kTagBarrier = 1, kTagBcast = 2, kTagReduce = 3, kTagGather = 4, kTagScatter = 5, kTagAlltoall = 6, kTagScan = 7
-};
-
-// One collective call in progress on one subrank.
-struct Collective {
-  Subrank* me;
-  TMPI_Comm comm;
-  CommInfo info;
-  const char* call;
-
-  Collective(Subrank* s, TMPI_Comm c, const CommInfo& ci, const char* name)
-      : me(s), comm(c), info(ci), call(name) {
-    if (!me->blocked.call) {
-      me->blocked = BlockedIn{call, call, "source", TMPI_PROC_NULL, 0, comm};
-      marked = true;
-    }
-  }
-  ~Collective() {
-    if (marked) me->blocked.call = nullptr;
-  }
-  Collective(const Collective&) = delete;
-  Collective& operator=(const Collective&) = delete;
-
-  void prepare(Request* r, comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int tag) {
-    r->heap = false;
-    init_request(r, me, kind, const_cast<void*>(buf), bytes, to_world(me, comm, rank), tag, info.coll_ctx);
-    r->origin = kind == comm::Operation::Kind::Send ? "a send of the collective" : "a receive of the collective";
-    r->comm = comm;
-    r->peer_rank = rank;
-  }
-  void send(const void* buf, std::size_t bytes, int rank, int tag) {
-    Request r;
-    prepare(&r, comm::Operation::Kind::Send, buf, bytes, rank, tag);
-    r.eager_ok = true;
-    start_request(&r);
-    note_peer("dest", rank, tag);
-    wait_done(me, &r, call);
-  }
-  void recv(void* buf, std::size_t bytes, int rank, int tag) {
-    Request r;
-    prepare(&r, comm::Operation::Kind::Recv, buf, bytes, rank, tag);
-    start_request(&r);
-    note_peer("source", rank, tag);
-    wait_done(me, &r, call);
-  }
-
- private:
-  // Records which message of the collective the subrank waits for.
-  void note_peer(const char* label, int rank, int tag) {
-    if (!marked) return;
-    me->blocked.op = label[0] == 'd' ? "a send of the collective" : "a receive of the collective";
-    me->blocked.peer_label = label;
-    me->blocked.peer = rank;
-    me->blocked.tag = tag;
-  }
-
-  bool marked = false;
-};
-
-bool begin(const char* call, TMPI_Comm comm, Subrank** me, CommInfo* ci, int* err) {
-  *me = enter(call);
-  if (!comm_info(*me, comm, ci)) {
-    *err = mpi_error(*me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
-    return false;
-  }
-  return true;
-}
-
-int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type,
-                 TypeMapPtr* map, std::size_t* bytes) {
-  if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
-  *map = type_map(type);
-  if (!*map) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
-  if (!(*map)->committed)
-    return mpi_error(me, comm, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
-  *bytes = static_cast<std::size_t>(count) * (*map)->size;
-  return TMPI_SUCCESS;
-}
-
-// How to combine two buffers of a reduction: a predefined operation runs
-// on the predefined type the datatype is made of; a user operation gets the
-// program's datatype and count, as MPI says (inout = in OP inout).
-struct Reduction {
-  TMPI_Op op = TMPI_OP_NULL;
-  TMPI_Datatype basic = TMPI_DATATYPE_NULL;
-  std::size_t basic_count = 0;
-  TMPI_User_function* fn = nullptr;
-  TMPI_Datatype user_type = TMPI_DATATYPE_NULL;
-  int user_count = 0;
-  bool commute = true;
-
-  void apply(const void* in, void* inout) const {
-    if (fn) {
-      int len = user_count;
-      TMPI_Datatype t = user_type;
-      fn(const_cast<void*>(in), inout, &len, &t);
-    } else {
-      apply_op(op, basic, in, inout, basic_count);
-    }
-  }
-};
-
-int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type, int count,
-                   const TypeMap& map, Reduction* out) {
-  if (!op_name(op)) return mpi_error(me, comm, TMPI_ERR_OP, call, "invalid operation %d", op);
-  out->op = op;
-  if ((out->fn = user_op(op, &out->commute))) {
-    if (!map.contiguous())
-      return mpi_error(me, comm, TMPI_ERR_TYPE, call, "user operations need a contiguous datatype");
-    out->user_type = type;
-    out->user_count = count;
-    return TMPI_SUCCESS;
-  }
-  if (map.basic == TMPI_DATATYPE_NULL)
-    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s needs a datatype made of one predefined type", op_name(op));
-  if (!apply_op(op, map.basic, nullptr, nullptr, 0))
-    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s is not defined on %s", op_name(op), type_info(map.basic)->name);
-  out->basic = map.basic;
-  out->basic_count = static_cast<std::size_t>(count) * map.basic_count;
-  return TMPI_SUCCESS;
-}
-
-// A collective's buffer as contiguous bytes: the user's buffer itself when
-// its datatype is contiguous, else a packed copy that store() unpacks back.
-class Flat {
- public:
-  Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load)
-      : buf_(const_cast<void*>(buf)), count_(count), map_(map) {
-    if (map->contiguous()) {
-      data_ = buf_;
-      return;
-    }
-    copy_.resize(count * map->size);
-    data_ = copy_.data();
-    if (load && buf) pack(buf, count, *map, copy_.data());
-  }
-  void* data() const { return data_; }
-  void store() {
-    if (data_ != buf_) unpack(copy_.data(), count_, *map_, buf_);
-  }
-
- private:
-  void* buf_;
-  std::size_t count_;
-  TypeMapPtr map_;
-  std::vector<char> copy_;
-  void* data_;
-};
-
-// Dissemination barrier: ceil(log2 N) rounds of empty messages.
-void barrier(Collective& c) {
-  int n = c.info.size, r = c.info.rank;
-  for (int k = 1; k < n; k <<= 1) {
-    Request s;
-    c.prepare(&s, comm::Operation::Kind::Send, nullptr, 0, (r + k) % n, kTagBarrier);
-    s.eager_ok = true;
-    start_request(&s);
-    c.recv(nullptr, 0, (r - k + n) % n, kTagBarrier);
-    // (the send is eager: a zero-byte message never waits for its receiver)
-    wait_done(c.me, &s, c.call);
-  }
-}
-
-// Binomial tree broadcast.
-void bcast(Collective& c, void* buf, std::size_t bytes, int root) {
-  int n = c.info.size, r = c.info.rank;
+void bcast_binomial(Collective& c, void* buf, std::size_t bytes, int root) {
+  int n = c.size(), r = c.rank();
   int vr = (r - root + n) % n;
   int mask = 1;
   while (mask < n) {
@@ -200,13 +66,61 @@ void bcast(Collective& c, void* buf, std::size_t bytes, int root) {
     if (vr + mask < n) c.send(buf, bytes, (vr + mask + root) % n, kTagBcast);
 }
 
+// Van de Geijn: a binomial scatter of n parts (part k to relative rank k),
+// then a ring allgather of the parts. Each link carries the data about once.
+void bcast_scatter_allgather(Collective& c, void* buf, std::size_t bytes, int root) {
+  int n = c.size(), r = c.rank();
+  int vr = (r - root + n) % n;
+  char* base = static_cast<char*>(buf);
+  auto span = [&](int first, int last, std::size_t* off, std::size_t* len) {  // parts [first, last)
+    std::size_t b0, l0, b1, l1;
+    part_range(bytes, n, first, &b0, &l0);
+    part_range(bytes, n, last - 1, &b1, &l1);
+    *off = b0;
+    *len = b1 + l1 - b0;
+  };
+  int mask = 1;
+  while (mask < n) {
+    if (vr & mask) {
+      std::size_t off, len;
+      span(vr, std::min(vr + mask, n), &off, &len);
+      c.recv(base + off, len, (vr - mask + root) % n, kTagBcastScatter);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (vr + mask < n) {
+      std::size_t off, len;
+      span(vr + mask, std::min(vr + 2 * mask, n), &off, &len);
+      c.send(base + off, len, (vr + mask + root) % n, kTagBcastScatter);
+    }
+  }
+  int right = (r + 1) % n, left = (r - 1 + n) % n;
+  for (int s = 0; s < n - 1; ++s) {
+    int out = (vr - s + n) % n, in = (vr - s - 1 + n) % n;
+    std::size_t ob, ol, ib, il;
+    part_range(bytes, n, out, &ob, &ol);
+    part_range(bytes, n, in, &ib, &il);
+    c.sendrecv(base + ob, ol, right, base + ib, il, left, kTagBcastRing);
+  }
+}
+
+}  // namespace
+
+void bcast(Collective& c, void* buf, std::size_t bytes, int root) {
+  if (c.size() == 1) return;
+  if (bytes >= kLargeBcast && c.size() >= 4)
+    bcast_scatter_allgather(c, buf, bytes, root);
+  else
+    bcast_binomial(c, buf, bytes, root);
+}
+
 // Binomial tree reduction to `root`. Each node combines in rank order
-// (lower relative rank as the left operand), so the result depends only on
-// the communicator size and root. A non-commutative operation is reduced to
-// rank 0, where relative and absolute order agree, and sent to the root.
-void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& red, int root,
-            std::size_t bytes) {
-  int n = c.info.size, r = c.info.rank;
+// (lower relative rank as the left operand). A non-commutative operation is
+// reduced to rank 0, where relative and absolute order agree, and sent on.
+void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& red, int root, std::size_t bytes) {
+  int n = c.size(), r = c.rank();
   if (!red.commute && root != 0) {
     std::vector<char> result(bytes);
     reduce(c, sendbuf, r == 0 ? result.data() : nullptr, red, 0, bytes);
@@ -233,99 +147,345 @@ void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& 
   if (bytes) std::memcpy(recvbuf, acc.data(), bytes);
 }
 
+namespace {
 
-// The non-blocking internal messages of one collective, completed together.
-class Exchange {
- public:
-  explicit Exchange(Collective& c) : c_(c) {}
-  void recv(void* buf, std::size_t bytes, int rank, int tag) { post(comm::Operation::Kind::Recv, buf, bytes, rank, tag); }
-  void send(const void* buf, std::size_t bytes, int rank, int tag) { post(comm::Operation::Kind::Send, buf, bytes, rank, tag); }
-  void wait() {
-    for (auto& r : requests_) wait_done(c_.me, r.get(), c_.call);
-    requests_.clear();
+// inout = lower OP higher, where `mine` says whether inout is the lower one.
+void combine(const Reduction& red, std::vector<char>& inout, std::vector<char>& other, bool mine_is_lower) {
+  if (mine_is_lower) {
+    red.apply(inout.data(), other.data());  // other = inout OP other
+    inout.swap(other);
+  } else {
+    red.apply(other.data(), inout.data());  // inout = other OP inout
   }
-
- private:
-  void post(comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int tag) {
-    auto r = std::make_unique<Request>();
-    c_.prepare(r.get(), kind, buf, bytes, rank, tag);
-    start_request(r.get());
-    requests_.push_back(std::move(r));
-  }
-  Collective& c_;
-  std::vector<std::unique_ptr<Request>> requests_;
-};
-
-// `count` elements of a datatype at element `displacement` of `base`, as
-// contiguous bytes: the user's memory when the datatype is contiguous (and
-// no copy is forced), else a packed copy that store() unpacks back.
-class Piece {
- public:
-  Piece(const void* base, std::ptrdiff_t displacement, std::size_t count, const TypeMapPtr& map, bool load,
-        bool force_copy = false)
-      : addr_(static_cast<char*>(const_cast<void*>(base)) + displacement * map->extent()), count_(count), map_(map) {
-    if (map->contiguous() && !force_copy) return;
-    staging_.resize(count * map->size);
-    copied_ = true;
-    if (load && count) pack(addr_, count, *map, staging_.data());
-  }
-  void* data() { return copied_ ? static_cast<void*>(staging_.data()) : addr_; }
-  std::size_t bytes() const { return count_ * map_->size; }
-  void store() {
-    if (copied_ && count_) unpack(staging_.data(), count_, *map_, addr_);
-  }
-
- private:
-  char* addr_;
-  std::size_t count_;
-  TypeMapPtr map_;
-  std::vector<char> staging_;
-  bool copied_ = false;
-};
-
-// Checks one buffer description (count and datatype) of a collective.
-int check_part(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map) {
-  std::size_t bytes;
-  return check_buffer(me, comm, call, count, type, map, &bytes);
 }
 
-int check_root(Subrank* me, TMPI_Comm comm, const char* call, int root, const CommInfo& ci) {
-  if (root < 0 || root >= ci.size)
-    return mpi_error(me, comm, TMPI_ERR_ROOT, call, "invalid root %d (%s has ranks 0 to %d)", root, comm_name(comm),
-                     ci.size - 1);
+// Folds a non-power-of-two size into pof2 participants (ranks below 2*rem
+// pair up, the odd one keeps the pair's data); returns the new rank, or -1
+// for a rank that sits out until unfold().
+int fold(Collective& c, std::vector<char>& data, const Reduction& red, int pof2, int kind) {
+  int r = c.rank(), rem = c.size() - pof2;
+  if (r >= 2 * rem) return r - rem;
+  std::vector<char> tmp(data.size());
+  if (r % 2 == 0) {
+    c.send(data.data(), data.size(), r + 1, kind);
+    return -1;
+  }
+  c.recv(tmp.data(), tmp.size(), r - 1, kind);
+  combine(red, data, tmp, false);
+  return r / 2;
+}
+
+int real_rank(int newrank, int rem) { return newrank < rem ? newrank * 2 + 1 : newrank + rem; }
+
+void unfold(Collective& c, std::vector<char>& data, int pof2, int kind) {
+  int r = c.rank(), rem = c.size() - pof2;
+  if (r >= 2 * rem) return;
+  if (r % 2) c.send(data.data(), data.size(), r - 1, kind);
+  else c.recv(data.data(), data.size(), r + 1, kind);
+}
+
+void allreduce_recursive_doubling(Collective& c, std::vector<char>& data, const Reduction& red, int pof2) {
+  int rem = c.size() - pof2;
+  int newrank = fold(c, data, red, pof2, kTagAllreduce);
+  if (newrank >= 0) {
+    std::vector<char> tmp(data.size());
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+      int dst = real_rank(newrank ^ mask, rem);
+      c.sendrecv(data.data(), data.size(), dst, tmp.data(), tmp.size(), dst, kTagAllreduce);
+      combine(red, data, tmp, c.rank() < dst);
+    }
+  }
+  unfold(c, data, pof2, kTagAllreduce);
+}
+
+// Rabenseifner: after folding, recursive halving leaves part `newrank` of
+// the result at each participant; recursive doubling gathers the parts.
+// Each part is combined at one place only, so every rank gets its bits.
+void allreduce_rabenseifner(Collective& c, std::vector<char>& data, const Reduction& red, int pof2) {
+  int rem = c.size() - pof2;
+  int newrank = fold(c, data, red, pof2, kTagAllreduce);
+  if (newrank >= 0) {
+    const std::size_t elements = red.elements(), esize = red.element_size();
+    auto parts = [&](int first, int count, std::size_t* e0, std::size_t* ecount) {
+      std::size_t b0, l0, b1, l1;
+      part_range(elements, pof2, first, &b0, &l0);
+      part_range(elements, pof2, first + count - 1, &b1, &l1);
+      *e0 = b0;
+      *ecount = b1 + l1 - b0;
+    };
+    std::vector<char> tmp(data.size());
+    int lo = 0, count = pof2;
+    for (int mask = pof2 / 2; mask > 0; mask /= 2) {
+      int dst = real_rank(newrank ^ mask, rem);
+      int half = count / 2;
+      bool keep_lower = (newrank & mask) == 0;
+      int keep_lo = keep_lower ? lo : lo + half, send_lo = keep_lower ? lo + half : lo;
+      std::size_t ke, kn, se, sn;
+      parts(keep_lo, half, &ke, &kn);
+      parts(send_lo, half, &se, &sn);
+      c.sendrecv(data.data() + se * esize, sn * esize, dst, tmp.data() + ke * esize, kn * esize, dst, kTagAllreduce);
+      // Commutative here: the order of the two operands is fixed anyway.
+      red.apply_part(tmp.data(), data.data(), ke, kn);
+      lo = keep_lo;
+      count = half;
+    }
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+      int dst = real_rank(newrank ^ mask, rem);
+      int mine_lo = newrank & ~(mask - 1), theirs_lo = (newrank ^ mask) & ~(mask - 1);
+      std::size_t me0, mn, te0, tn;
+      parts(mine_lo, mask, &me0, &mn);
+      parts(theirs_lo, mask, &te0, &tn);
+      c.sendrecv(data.data() + me0 * esize, mn * esize, dst, data.data() + te0 * esize, tn * esize, dst,
+                 kTagAllreduce);
+    }
+  }
+  unfold(c, data, pof2, kTagAllreduce);
+}
+
+}  // namespace
+
+void allreduce(Collective& c, void* inout, const Reduction& red, std::size_t bytes) {
+  int n = c.size();
+  if (n == 1) return;
+  int pof2 = 1;
+  while (pof2 * 2 <= n) pof2 *= 2;
+  std::vector<char> data(static_cast<char*>(inout), static_cast<char*>(inout) + bytes);
+  if (red.commute && bytes >= kLargeAllreduce && red.elements() >= sz(pof2))
+    allreduce_rabenseifner(c, data, red, pof2);
+  else
+    allreduce_recursive_doubling(c, data, red, pof2);
+  if (bytes) std::memcpy(inout, data.data(), bytes);
+}
+
+namespace {
+
+// Bruck: after step k, each rank holds the blocks of ranks r .. r+2k-1.
+void allgather_bruck(Collective& c, const void* mine, void* all, std::size_t block) {
+  int n = c.size(), r = c.rank();
+  std::vector<char> tmp(sz(n) * block);
+  if (block) std::memcpy(tmp.data(), mine, block);
+  for (int k = 1; k < n; k <<= 1) {
+    int count = std::min(k, n - k);
+    c.sendrecv(tmp.data(), sz(count) * block, (r - k + n) % n, tmp.data() + sz(k) * block, sz(count) * block,
+               (r + k) % n, kTagAllgather);
+  }
+  char* out = static_cast<char*>(all);
+  for (int i = 0; i < n; ++i)
+    if (block) std::memcpy(out + sz((r + i) % n) * block, tmp.data() + sz(i) * block, block);
+}
+
+// Ring: n-1 steps, each passing on the block received in the step before.
+// `offset[i]`/`offset[i+1]` bound rank i's block in `all`, which holds this
+// rank's block already.
+void allgather_ring(Collective& c, char* all, const std::vector<std::size_t>& offset) {
+  int n = c.size(), r = c.rank();
+  int right = (r + 1) % n, left = (r - 1 + n) % n;
+  for (int s = 0; s < n - 1; ++s) {
+    int out = (r - s + n) % n, in = (r - s - 1 + n) % n;
+    c.sendrecv(all + offset[sz(out)], offset[sz(out) + 1] - offset[sz(out)], right, all + offset[sz(in)],
+               offset[sz(in) + 1] - offset[sz(in)], left, kTagAllgather);
+  }
+}
+
+}  // namespace
+
+void allgather(Collective& c, const void* mine, void* all, std::size_t block) {
+  int n = c.size();
+  if (block * sz(n) < kLargeAllgather) {
+    allgather_bruck(c, mine, all, block);
+    return;
+  }
+  std::vector<std::size_t> offset(sz(n) + 1);
+  for (int i = 0; i <= n; ++i) offset[sz(i)] = sz(i) * block;
+  char* out = static_cast<char*>(all);
+  if (block) std::memmove(out + sz(c.rank()) * block, mine, block);
+  allgather_ring(c, out, offset);
+}
+
+namespace {
+
+// Binomial gather of equal blocks to `root` into `all` (size * block bytes,
+// in rank order, at the root only).
+void gather_binomial(Collective& c, const void* mine, void* all, std::size_t block, int root) {
+  int n = c.size(), r = c.rank();
+  int vr = (r - root + n) % n;
+  // The subtree of vr covers relative ranks [vr, vr + span).
+  int span = 1;
+  while (span < n && !(vr & span)) span <<= 1;
+  span = std::min(span, n - vr);
+  std::vector<char> tmp(sz(span) * block);
+  if (block) std::memcpy(tmp.data(), mine, block);
+  for (int mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      c.send(tmp.data(), tmp.size(), (vr - mask + root) % n, kTagGather);
+      return;
+    }
+    int child = vr + mask;
+    if (child < n) {
+      int child_span = std::min(mask, n - child);
+      c.recv(tmp.data() + sz(mask) * block, sz(child_span) * block, (child + root) % n, kTagGather);
+    }
+  }
+  char* out = static_cast<char*>(all);  // the root: relative order -> rank order
+  for (int k = 0; k < n; ++k)
+    if (block) std::memcpy(out + sz((k + root) % n) * block, tmp.data() + sz(k) * block, block);
+}
+
+// Binomial scatter of equal blocks from `root` (`all`: size * block bytes in
+// rank order, at the root) into `mine`.
+void scatter_binomial(Collective& c, const void* all, void* mine, std::size_t block, int root) {
+  int n = c.size(), r = c.rank();
+  int vr = (r - root + n) % n;
+  std::vector<char> tmp;
+  int mask = 1;
+  if (vr == 0) {
+    tmp.resize(sz(n) * block);
+    const char* in = static_cast<const char*>(all);
+    for (int k = 0; k < n; ++k)
+      if (block) std::memcpy(tmp.data() + sz(k) * block, in + sz((k + root) % n) * block, block);
+    while (mask < n) mask <<= 1;
+  } else {
+    while (!(vr & mask)) mask <<= 1;
+    int span = std::min(mask, n - vr);
+    tmp.resize(sz(span) * block);
+    c.recv(tmp.data(), tmp.size(), (vr - mask + root) % n, kTagScatter);
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    int child = vr + mask;
+    if (child < n) {
+      int child_span = std::min(mask, n - child);
+      c.send(tmp.data() + sz(mask) * block, sz(child_span) * block, (child + root) % n, kTagScatter);
+    }
+  }
+  if (block) std::memcpy(mine, tmp.data(), block);
+}
+
+// Bruck alltoall on equal packed blocks: `out` holds block i for rank i,
+// `in` receives block i from rank i.
+void alltoall_bruck(Collective& c, const char* out, char* in, std::size_t block) {
+  int n = c.size(), r = c.rank();
+  std::vector<char> tmp(sz(n) * block), packed, incoming;
+  for (int i = 0; i < n; ++i)  // rotate: tmp[i] goes to rank r + i
+    if (block) std::memcpy(tmp.data() + sz(i) * block, out + sz((r + i) % n) * block, block);
+  for (int k = 1; k < n; k <<= 1) {
+    packed.clear();
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+      if (i & k) {
+        packed.insert(packed.end(), tmp.begin() + static_cast<std::ptrdiff_t>(sz(i) * block),
+                      tmp.begin() + static_cast<std::ptrdiff_t>(sz(i + 1) * block));
+        ++count;
+      }
+    incoming.resize(sz(count) * block);
+    c.sendrecv(packed.data(), packed.size(), (r + k) % n, incoming.data(), incoming.size(), (r - k + n) % n,
+               kTagAlltoall);
+    std::size_t at = 0;
+    for (int i = 0; i < n; ++i)
+      if (i & k) {
+        if (block) std::memcpy(tmp.data() + sz(i) * block, incoming.data() + at, block);
+        at += block;
+      }
+  }
+  for (int i = 0; i < n; ++i)  // tmp[i] came from rank r - i
+    if (block) std::memcpy(in + sz((r - i + n) % n) * block, tmp.data() + sz(i) * block, block);
+}
+
+std::vector<int> uniform(int n, int value) { return std::vector<int>(sz(n), value); }
+std::vector<int> strided(int n, int step) {
+  std::vector<int> d(sz(n));
+  for (int i = 0; i < n; ++i) d[sz(i)] = i * step;
+  return d;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// The calls, on a resolved Call (shared by the blocking and the non-blocking
+// entry points).
+
+int do_barrier(const Call& call) {
+  Collective c(call);
+  barrier(c);
   return TMPI_SUCCESS;
 }
 
-// Root receives every rank's block (rank order), the others send theirs.
-int gatherv(const char* call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
-            const int rcounts[], const int displs[], TMPI_Datatype rtype, int root, TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  if (int e = check_root(me, comm, call, root, ci)) return e;
+int do_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root) {
+  std::size_t bytes;
+  TypeMapPtr map;
+  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  if (int e = check_root(call, root)) return e;
+  Collective c(call);
+  Flat flat(buffer, sz(count), map, call.info.rank == root);
+  bcast(c, flat.data(), bytes, root);
+  if (call.info.rank != root) flat.store();
+  return TMPI_SUCCESS;
+}
+
+int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
+              int root) {
+  std::size_t bytes;
+  TypeMapPtr map;
+  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  Reduction red;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
+  if (int e = check_root(call, root)) return e;
+  if (sendbuf == TMPI_IN_PLACE) {
+    if (call.info.rank != root)
+      return mpi_error(call.me, call.comm, TMPI_ERR_BUFFER, call.name, "MPI_IN_PLACE is only valid at the root");
+    sendbuf = recvbuf;
+  }
+  Collective c(call);
+  Flat in(sendbuf, sz(count), map, true);
+  Flat out(recvbuf, sz(count), map, false);
+  reduce(c, in.data(), out.data(), red, root, bytes);
+  if (call.info.rank == root) out.store();
+  return TMPI_SUCCESS;
+}
+
+int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op) {
+  std::size_t bytes;
+  TypeMapPtr map;
+  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  Reduction red;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
+  Collective c(call);
+  Flat out(recvbuf, sz(count), map, sendbuf == TMPI_IN_PLACE);
+  if (sendbuf != TMPI_IN_PLACE) {
+    Flat in(sendbuf, sz(count), map, true);
+    if (bytes) std::memcpy(out.data(), in.data(), bytes);
+  }
+  allreduce(c, out.data(), red, bytes);
+  out.store();
+  return TMPI_SUCCESS;
+}
+
+int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+               const int rcounts[], const int displs[], TMPI_Datatype rtype, int root) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
+  if (int e = check_root(call, root)) return e;
   bool in_place = sendbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
   if (!in_place)
-    if (int e = check_part(me, comm, call, scount, stype, &smap)) return e;
+    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
   if (ci.rank == root)
     for (int i = 0; i < ci.size; ++i)
-      if (int e = check_part(me, comm, call, rcounts[i], rtype, &rmap)) return e;
-  Collective c(me, comm, ci, call);
+      if (int e = check_part(me, call.comm, call.name, rcounts[i], rtype, &rmap)) return e;
+  Collective c(call);
   if (ci.rank != root) {
-    Piece mine(sendbuf, 0, static_cast<std::size_t>(scount), smap, true);
+    Piece mine(sendbuf, 0, sz(scount), smap, true);
     c.send(mine.data(), mine.bytes(), root, kTagGather);
     return TMPI_SUCCESS;
   }
   std::vector<std::unique_ptr<Piece>> blocks;
   Exchange x(c);
   for (int i = 0; i < ci.size; ++i) {
-    blocks.push_back(std::make_unique<Piece>(recvbuf, displs[i], static_cast<std::size_t>(rcounts[i]), rmap, false));
+    blocks.push_back(std::make_unique<Piece>(recvbuf, displs[i], sz(rcounts[i]), rmap, false));
     Piece& b = *blocks.back();
     if (i != root) {
       x.recv(b.data(), b.bytes(), i, kTagGather);
     } else if (!in_place) {
-      Piece mine(sendbuf, 0, static_cast<std::size_t>(scount), smap, true);
+      Piece mine(sendbuf, 0, sz(scount), smap, true);
       if (b.bytes()) std::memcpy(b.data(), mine.data(), std::min(b.bytes(), mine.bytes()));
     } else {
       blocks.pop_back();  // already in place
@@ -336,24 +496,48 @@ int gatherv(const char* call, const void* sendbuf, int scount, TMPI_Datatype sty
   return TMPI_SUCCESS;
 }
 
-// Root sends every rank its block, the others receive theirs.
-int scatterv(const char* call, const void* sendbuf, const int scounts[], const int displs[], TMPI_Datatype stype,
-             void* recvbuf, int rcount, TMPI_Datatype rtype, int root, TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  if (int e = check_root(me, comm, call, root, ci)) return e;
+int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+              TMPI_Datatype rtype, int root) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
+  if (int e = check_root(call, root)) return e;
+  bool in_place = sendbuf == TMPI_IN_PLACE && ci.rank == root;
+  TypeMapPtr smap, rmap;
+  if (!in_place)
+    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
+  if (ci.rank == root)
+    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  // Every block has the same size (MPI: matching type signatures), known
+  // at the root from the receive side and elsewhere from the send side.
+  std::size_t block = ci.rank == root ? sz(rcount) * rmap->size : sz(scount) * smap->size;
+  std::unique_ptr<Piece> mine = in_place
+      ? std::make_unique<Piece>(recvbuf, static_cast<std::ptrdiff_t>(root) * rcount, sz(rcount), rmap, true, true)
+      : std::make_unique<Piece>(sendbuf, 0, sz(scount), smap, true);
+  std::vector<char> all(ci.rank == root ? sz(ci.size) * block : 0);
+  Collective c(call);
+  gather_binomial(c, mine->data(), all.data(), block, root);
+  if (ci.rank == root && rcount)
+    for (int i = 0; i < ci.size; ++i)
+      unpack(all.data() + sz(i) * block, sz(rcount), *rmap,
+             static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(i) * rcount * rmap->extent());
+  return TMPI_SUCCESS;
+}
+
+int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[], TMPI_Datatype stype,
+                void* recvbuf, int rcount, TMPI_Datatype rtype, int root) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
+  if (int e = check_root(call, root)) return e;
   bool in_place = recvbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
   if (!in_place)
-    if (int e = check_part(me, comm, call, rcount, rtype, &rmap)) return e;
+    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
   if (ci.rank == root)
     for (int i = 0; i < ci.size; ++i)
-      if (int e = check_part(me, comm, call, scounts[i], stype, &smap)) return e;
-  Collective c(me, comm, ci, call);
+      if (int e = check_part(me, call.comm, call.name, scounts[i], stype, &smap)) return e;
+  Collective c(call);
   if (ci.rank != root) {
-    Piece mine(recvbuf, 0, static_cast<std::size_t>(rcount), rmap, false);
+    Piece mine(recvbuf, 0, sz(rcount), rmap, false);
     c.recv(mine.data(), mine.bytes(), root, kTagScatter);
     mine.store();
     return TMPI_SUCCESS;
@@ -361,12 +545,12 @@ int scatterv(const char* call, const void* sendbuf, const int scounts[], const i
   std::vector<std::unique_ptr<Piece>> blocks;
   Exchange x(c);
   for (int i = 0; i < ci.size; ++i) {
-    blocks.push_back(std::make_unique<Piece>(sendbuf, displs[i], static_cast<std::size_t>(scounts[i]), smap, true));
+    blocks.push_back(std::make_unique<Piece>(sendbuf, displs[i], sz(scounts[i]), smap, true));
     Piece& b = *blocks.back();
     if (i != root) {
       x.send(b.data(), b.bytes(), i, kTagScatter);
     } else if (!in_place) {
-      Piece mine(recvbuf, 0, static_cast<std::size_t>(rcount), rmap, false);
+      Piece mine(recvbuf, 0, sz(rcount), rmap, false);
       if (mine.bytes()) std::memcpy(mine.data(), b.data(), std::min(b.bytes(), mine.bytes()));
       mine.store();
     }
@@ -375,96 +559,158 @@ int scatterv(const char* call, const void* sendbuf, const int scounts[], const i
   return TMPI_SUCCESS;
 }
 
-// Every rank's block to every rank: gathered at rank 0 in rank order as one
-// contiguous buffer, broadcast, and unpacked into each rank's layout.
-int allgatherv(const char* call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
-               const int rcounts[], const int displs[], TMPI_Datatype rtype, TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  bool in_place = sendbuf == TMPI_IN_PLACE;
+int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+               TMPI_Datatype rtype, int root) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
+  if (int e = check_root(call, root)) return e;
+  bool in_place = recvbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
   if (!in_place)
-    if (int e = check_part(me, comm, call, scount, stype, &smap)) return e;
-  for (int i = 0; i < ci.size; ++i)
-    if (int e = check_part(me, comm, call, rcounts[i], rtype, &rmap)) return e;
-  std::vector<std::size_t> offset(static_cast<std::size_t>(ci.size) + 1, 0);
-  for (int i = 0; i < ci.size; ++i)
-    offset[static_cast<std::size_t>(i) + 1] = offset[static_cast<std::size_t>(i)] + static_cast<std::size_t>(rcounts[i]) * rmap->size;
-  std::vector<char> all(offset.back());
-  Collective c(me, comm, ci, call);
-  std::unique_ptr<Piece> mine = in_place
-      ? std::make_unique<Piece>(recvbuf, displs[ci.rank], static_cast<std::size_t>(rcounts[ci.rank]), rmap, true, true)
-      : std::make_unique<Piece>(sendbuf, 0, static_cast<std::size_t>(scount), smap, true);
-  if (ci.rank == 0) {
-    Exchange x(c);
-    for (int i = 1; i < ci.size; ++i)
-      x.recv(all.data() + offset[static_cast<std::size_t>(i)], offset[static_cast<std::size_t>(i) + 1] - offset[static_cast<std::size_t>(i)], i, kTagGather);
-    if (offset[1]) std::memcpy(all.data(), mine->data(), std::min(offset[1], mine->bytes()));
-    x.wait();
-  } else {
-    c.send(mine->data(), mine->bytes(), 0, kTagGather);
+    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  if (ci.rank == root)
+    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
+  std::size_t block = ci.rank == root ? sz(scount) * smap->size : sz(rcount) * rmap->size;
+  std::vector<char> all;
+  if (ci.rank == root) {
+    all.resize(sz(ci.size) * block);
+    if (scount)
+      for (int i = 0; i < ci.size; ++i)
+        pack(static_cast<const char*>(sendbuf) + static_cast<std::ptrdiff_t>(i) * scount * smap->extent(), sz(scount),
+             *smap, all.data() + sz(i) * block);
   }
-  bcast(c, all.data(), all.size(), 0);
-  for (int i = 0; i < ci.size; ++i)
-    if (rcounts[i]) unpack(all.data() + offset[static_cast<std::size_t>(i)], static_cast<std::size_t>(rcounts[i]), *rmap,
-                           static_cast<char*>(recvbuf) + displs[i] * rmap->extent());
+  std::vector<char> mine(block);
+  Collective c(call);
+  scatter_binomial(c, all.data(), mine.data(), block, root);
+  if (!in_place && rcount) unpack(mine.data(), sz(rcount), *rmap, recvbuf);
   return TMPI_SUCCESS;
 }
 
-// Every rank sends each rank its block and receives one from each.
-int alltoallv(const char* call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
-              void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype, TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
+int do_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+                  const int rcounts[], const int displs[], TMPI_Datatype rtype, bool uniform_blocks) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
   bool in_place = sendbuf == TMPI_IN_PLACE;
   TypeMapPtr smap, rmap;
-  for (int i = 0; i < ci.size; ++i) {
-    if (int e = check_part(me, comm, call, rcounts[i], rtype, &rmap)) return e;
-    if (!in_place)
-      if (int e = check_part(me, comm, call, scounts[i], stype, &smap)) return e;
+  if (!in_place)
+    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
+  for (int i = 0; i < ci.size; ++i)
+    if (int e = check_part(me, call.comm, call.name, rcounts[i], rtype, &rmap)) return e;
+  std::vector<std::size_t> offset(sz(ci.size) + 1, 0);
+  for (int i = 0; i < ci.size; ++i) offset[sz(i) + 1] = offset[sz(i)] + sz(rcounts[i]) * rmap->size;
+  std::vector<char> all(offset.back());
+  Collective c(call);
+  std::unique_ptr<Piece> mine =
+      in_place ? std::make_unique<Piece>(recvbuf, displs[ci.rank], sz(rcounts[ci.rank]), rmap, true, true)
+               : std::make_unique<Piece>(sendbuf, 0, sz(scount), smap, true);
+  std::size_t my_bytes = offset[sz(ci.rank) + 1] - offset[sz(ci.rank)];
+  if (uniform_blocks) {
+    std::vector<char> block(my_bytes);
+    if (my_bytes) std::memcpy(block.data(), mine->data(), std::min(my_bytes, mine->bytes()));
+    allgather(c, block.data(), all.data(), my_bytes);
+  } else {
+    if (my_bytes) std::memcpy(all.data() + offset[sz(ci.rank)], mine->data(), std::min(my_bytes, mine->bytes()));
+    allgather_ring(c, all.data(), offset);
   }
-  Collective c(me, comm, ci, call);
+  for (int i = 0; i < ci.size; ++i)
+    if (rcounts[i])
+      unpack(all.data() + offset[sz(i)], sz(rcounts[i]), *rmap,
+             static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(displs[i]) * rmap->extent());
+  return TMPI_SUCCESS;
+}
+
+// Every rank sends each rank its block and receives one from each. `w`:
+// MPI_Alltoallw's per-peer datatypes and byte displacements.
+int do_alltoallw(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[],
+                 const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const int rdispls[],
+                 const TMPI_Datatype rtypes[], bool byte_displacements) {
+  Subrank* me = call.me;
+  const CommInfo& ci = call.info;
+  bool in_place = sendbuf == TMPI_IN_PLACE;
+  std::vector<TypeMapPtr> smaps(sz(ci.size)), rmaps(sz(ci.size));
+  for (int i = 0; i < ci.size; ++i) {
+    if (int e = check_part(me, call.comm, call.name, rcounts[i], rtypes[i], &rmaps[sz(i)])) return e;
+    if (!in_place)
+      if (int e = check_part(me, call.comm, call.name, scounts[i], stypes[i], &smaps[sz(i)])) return e;
+  }
+  auto piece = [&](const void* base, int displ, int count, const TypeMapPtr& map, bool load, bool copy) {
+    // (in place, what goes out is copied before anything comes in)
+    if (byte_displacements && copy)
+      return std::make_unique<Piece>(static_cast<const char*>(base) + displ, 0, sz(count), map, true, true);
+    if (byte_displacements) return Piece::at_bytes(base, displ, sz(count), map, load);
+    return std::make_unique<Piece>(base, displ, sz(count), map, load, copy);
+  };
   std::vector<std::unique_ptr<Piece>> out, in;
   for (int i = 0; i < ci.size; ++i) {
-    // In place, what goes out is copied before anything comes in.
-    out.push_back(in_place ? std::make_unique<Piece>(recvbuf, rdispls[i], static_cast<std::size_t>(rcounts[i]), rmap, true, true)
-                           : std::make_unique<Piece>(sendbuf, sdispls[i], static_cast<std::size_t>(scounts[i]), smap, true));
-    in.push_back(std::make_unique<Piece>(recvbuf, rdispls[i], static_cast<std::size_t>(rcounts[i]), rmap, false));
+    out.push_back(in_place ? piece(recvbuf, rdispls[i], rcounts[i], rmaps[sz(i)], true, true)
+                           : piece(sendbuf, sdispls[i], scounts[i], smaps[sz(i)], true, false));
+    in.push_back(piece(recvbuf, rdispls[i], rcounts[i], rmaps[sz(i)], false, false));
   }
+  Collective c(call);
   Exchange x(c);
   for (int k = 1; k < ci.size; ++k) {  // a rotating order spreads the traffic
     int from = (ci.rank - k + ci.size) % ci.size, to = (ci.rank + k) % ci.size;
-    x.recv(in[static_cast<std::size_t>(from)]->data(), in[static_cast<std::size_t>(from)]->bytes(), from, kTagAlltoall);
-    x.send(out[static_cast<std::size_t>(to)]->data(), out[static_cast<std::size_t>(to)]->bytes(), to, kTagAlltoall);
+    x.recv(in[sz(from)]->data(), in[sz(from)]->bytes(), from, kTagAlltoall);
+    x.send(out[sz(to)]->data(), out[sz(to)]->bytes(), to, kTagAlltoall);
   }
-  Piece& self_in = *in[static_cast<std::size_t>(ci.rank)];
-  Piece& self_out = *out[static_cast<std::size_t>(ci.rank)];
+  Piece& self_in = *in[sz(ci.rank)];
+  Piece& self_out = *out[sz(ci.rank)];
   if (self_in.bytes()) std::memmove(self_in.data(), self_out.data(), std::min(self_in.bytes(), self_out.bytes()));
   x.wait();
   for (auto& p : in) p->store();
   return TMPI_SUCCESS;
 }
 
+int do_alltoallv(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
+                 void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype) {
+  std::vector<TMPI_Datatype> st(sz(call.info.size), stype), rt(sz(call.info.size), rtype);
+  return do_alltoallw(call, sendbuf, scounts, sdispls, st.data(), recvbuf, rcounts, rdispls, rt.data(), false);
+}
+
+int do_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+                TMPI_Datatype rtype) {
+  int n = call.info.size;
+  TypeMapPtr smap, rmap;
+  bool in_place = sendbuf == TMPI_IN_PLACE;
+  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  if (!in_place)
+    if (int e = check_part(call.me, call.comm, call.name, scount, stype, &smap)) return e;
+  std::size_t block = sz(rcount) * rmap->size;
+  if (block > kSmallAlltoallBlock || n < 4) {
+    std::vector<int> sc = uniform(n, scount), sd = strided(n, scount);
+    std::vector<int> rc = uniform(n, rcount), rd = strided(n, rcount);
+    return do_alltoallv(call, sendbuf, sc.data(), sd.data(), stype, recvbuf, rc.data(), rd.data(), rtype);
+  }
+  const void* src = in_place ? recvbuf : sendbuf;
+  const TypeMapPtr& src_map = in_place ? rmap : smap;
+  int src_count = in_place ? rcount : scount;
+  std::vector<char> out(sz(n) * block), in(sz(n) * block);
+  if (src_count)
+    for (int i = 0; i < n; ++i)
+      pack(static_cast<const char*>(src) + static_cast<std::ptrdiff_t>(i) * src_count * src_map->extent(),
+           sz(src_count), *src_map, out.data() + sz(i) * block);
+  Collective c(call);
+  alltoall_bruck(c, out.data(), in.data(), block);
+  if (rcount)
+    for (int i = 0; i < n; ++i)
+      unpack(in.data() + sz(i) * block, sz(rcount), *rmap,
+             static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(i) * rcount * rmap->extent());
+  return TMPI_SUCCESS;
+}
+
 // Prefix reductions along the ranks, in rank order (a chain).
-int scan(const char* call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
-         TMPI_Comm comm, bool exclusive) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
+int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
+            bool exclusive) {
+  const CommInfo& ci = call.info;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
+  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(me, comm, call, op, type, count, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
   if (sendbuf == TMPI_IN_PLACE) sendbuf = recvbuf;
-  Collective c(me, comm, ci, call);
-  Flat in(sendbuf, static_cast<std::size_t>(count), map, true);
-  Flat out(recvbuf, static_cast<std::size_t>(count), map, false);
+  Collective c(call);
+  Flat in(sendbuf, sz(count), map, true);
+  Flat out(recvbuf, sz(count), map, false);
   std::vector<char> mine(static_cast<const char*>(in.data()), static_cast<const char*>(in.data()) + bytes);
   std::vector<char> prefix(bytes);
   if (ci.rank > 0) {
@@ -479,207 +725,233 @@ int scan(const char* call, const void* sendbuf, void* recvbuf, int count, TMPI_D
   return TMPI_SUCCESS;
 }
 
-int reduce_scatterv(const char* call, const void* sendbuf, void* recvbuf, const int rcounts[], TMPI_Datatype type,
-                    TMPI_Op op, TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
+// A reduction to rank 0 and a scatter of the result's parts.
+int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[], TMPI_Datatype type,
+                      TMPI_Op op) {
+  const CommInfo& ci = call.info;
   int total = 0;
-  std::vector<int> displs(static_cast<std::size_t>(ci.size));
+  std::vector<int> displs(sz(ci.size));
   for (int i = 0; i < ci.size; ++i) {
-    displs[static_cast<std::size_t>(i)] = total;
+    if (rcounts[i] < 0)
+      return mpi_error(call.me, call.comm, TMPI_ERR_COUNT, call.name, "negative count %d for rank %d", rcounts[i], i);
+    displs[sz(i)] = total;
     total += rcounts[i];
   }
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(me, comm, call, total, type, &map, &bytes)) return e;
+  if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(me, comm, call, op, type, total, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, *map, &red)) return e;
   const void* input = sendbuf == TMPI_IN_PLACE ? recvbuf : sendbuf;
   std::vector<char> result(bytes);
+  Collective c(call);
   {
-    Collective c(me, comm, ci, call);
-    Flat in(input, static_cast<std::size_t>(total), map, true);
+    Flat in(input, sz(total), map, true);
     reduce(c, in.data(), result.data(), red, 0, bytes);
   }
-  // The reduced vector (packed) is scattered from rank 0 as bytes.
-  std::vector<int> byte_counts(static_cast<std::size_t>(ci.size)), byte_displs(static_cast<std::size_t>(ci.size));
-  for (int i = 0; i < ci.size; ++i) {
-    byte_counts[static_cast<std::size_t>(i)] = rcounts[i] * static_cast<int>(map->size);
-    byte_displs[static_cast<std::size_t>(i)] = displs[static_cast<std::size_t>(i)] * static_cast<int>(map->size);
+  std::vector<char> mine(sz(rcounts[ci.rank]) * map->size);
+  if (ci.rank == 0) {
+    Exchange x(c);
+    for (int i = 1; i < ci.size; ++i)
+      x.send(result.data() + sz(displs[sz(i)]) * map->size, sz(rcounts[i]) * map->size, i, kTagScatter);
+    if (!mine.empty()) std::memcpy(mine.data(), result.data(), mine.size());
+    x.wait();
+  } else {
+    c.recv(mine.data(), mine.size(), 0, kTagScatter);
   }
-  std::vector<char> mine(static_cast<std::size_t>(rcounts[ci.rank]) * map->size);
-  if (int e = scatterv(call, result.data(), byte_counts.data(), byte_displs.data(), TMPI_DT_BYTE, mine.data(),
-                       static_cast<int>(mine.size()), TMPI_DT_BYTE, 0, comm))
-    return e;
-  if (!mine.empty()) unpack(mine.data(), static_cast<std::size_t>(rcounts[ci.rank]), *map, recvbuf);
+  if (!mine.empty()) unpack(mine.data(), sz(rcounts[ci.rank]), *map, recvbuf);
   return TMPI_SUCCESS;
 }
 
-std::vector<int> uniform(int n, int value) { return std::vector<int>(static_cast<std::size_t>(n), value); }
-std::vector<int> strided(int n, int step) {
-  std::vector<int> d(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) d[static_cast<std::size_t>(i)] = i * step;
-  return d;
+// Neighbourhood collectives on a Cartesian communicator: block j goes to
+// (and comes from) neighbour j, in MPI's order. A message sent towards +1
+// is received as coming from -1, so the direction is part of its tag.
+int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
+                void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype, bool same_block) {
+  std::vector<int> nb;
+  if (!cart_neighbors(*call.info.comm, &nb))
+    return mpi_error(call.me, call.comm, TMPI_ERR_TOPOLOGY, call.name,
+                     "%s has no Cartesian topology (graph topologies are not supported)", comm_name(call.comm));
+  TypeMapPtr smap, rmap;
+  for (std::size_t j = 0; j < nb.size(); ++j) {
+    if (int e = check_part(call.me, call.comm, call.name, rcounts[j], rtype, &rmap)) return e;
+    if (int e = check_part(call.me, call.comm, call.name, scounts[same_block ? 0 : j], stype, &smap)) return e;
+  }
+  Collective c(call);
+  Exchange x(c);
+  std::vector<std::unique_ptr<Piece>> out, in;
+  for (std::size_t j = 0; j < nb.size(); ++j) {
+    in.push_back(std::make_unique<Piece>(recvbuf, rdispls[j], sz(rcounts[j]), rmap, false));
+    if (nb[j] != TMPI_PROC_NULL)  // from -1 comes what was sent towards +1
+      x.recv(in.back()->data(), in.back()->bytes(), nb[j], j % 2 ? kTagNeighborDown : kTagNeighborUp);
+  }
+  for (std::size_t j = 0; j < nb.size(); ++j) {
+    std::size_t s = same_block ? 0 : j;
+    out.push_back(std::make_unique<Piece>(sendbuf, sdispls[s], sz(scounts[s]), smap, true));
+    if (nb[j] != TMPI_PROC_NULL)
+      x.send(out.back()->data(), out.back()->bytes(), nb[j], j % 2 ? kTagNeighborUp : kTagNeighborDown);
+  }
+  x.wait();
+  for (std::size_t j = 0; j < nb.size(); ++j)
+    if (nb[j] != TMPI_PROC_NULL) in[j]->store();
+  return TMPI_SUCCESS;
 }
-int size_of(TMPI_Comm comm) {
-  int n = 1;
-  TMPI_Comm_size(comm, &n);
-  return n;
+
+int neighbor_count(const Call& call) {
+  std::vector<int> nb;
+  cart_neighbors(*call.info.comm, &nb);
+  return static_cast<int>(nb.size());
 }
-}  // namespace
+
+std::vector<int> uniform_counts(int n, int value) { return uniform(n, value); }
+std::vector<int> strided_displs(int n, int step) { return strided(n, step); }
+
+}  // namespace tucana::mpi
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+// Each blocking call: resolve the communicator (drawing the sequence
+// number), then run the shared implementation.
+#define TMPI_BEGIN(NAME, COMM)                 \
+  Call call;                                   \
+  int begin_error = 0;                         \
+  if (!begin_call(NAME, COMM, &call, &begin_error)) return begin_error
 
 extern "C" {
 
 int TMPI_Barrier(TMPI_Comm comm) {
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin("MPI_Barrier", comm, &me, &ci, &err)) return err;
-  Collective c(me, comm, ci, "MPI_Barrier");
-  barrier(c);
-  return TMPI_SUCCESS;
+  TMPI_BEGIN("MPI_Barrier", comm);
+  return do_barrier(call);
 }
 
 int TMPI_Bcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm) {
-  const char* call = "MPI_Bcast";
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  std::size_t bytes;
-  TypeMapPtr map;
-  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
-  if (root < 0 || root >= ci.size)
-    return mpi_error(me, comm, TMPI_ERR_ROOT, call, "invalid root %d (%s has ranks 0 to %d)", root, comm_name(comm), ci.size - 1);
-  Collective c(me, comm, ci, call);
-  Flat flat(buffer, static_cast<std::size_t>(count), map, ci.rank == root);
-  bcast(c, flat.data(), bytes, root);
-  if (ci.rank != root) flat.store();
-  return TMPI_SUCCESS;
+  TMPI_BEGIN("MPI_Bcast", comm);
+  return do_bcast(call, buffer, count, type, root);
 }
 
-int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
-                int root, TMPI_Comm comm) {
-  const char* call = "MPI_Reduce";
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  std::size_t bytes;
-  TypeMapPtr map;
-  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
-  Reduction red;
-  if (int e = make_reduction(me, comm, call, op, type, count, *map, &red)) return e;
-  if (root < 0 || root >= ci.size)
-    return mpi_error(me, comm, TMPI_ERR_ROOT, call, "invalid root %d (%s has ranks 0 to %d)", root, comm_name(comm), ci.size - 1);
-  if (sendbuf == TMPI_IN_PLACE) {
-    if (ci.rank != root) return mpi_error(me, comm, TMPI_ERR_BUFFER, call, "MPI_IN_PLACE is only valid at the root");
-    sendbuf = recvbuf;
-  }
-  Collective c(me, comm, ci, call);
-  Flat in(sendbuf, static_cast<std::size_t>(count), map, true);
-  Flat out(recvbuf, static_cast<std::size_t>(count), map, false);
-  reduce(c, in.data(), out.data(), red, root, bytes);
-  if (ci.rank == root) out.store();
-  return TMPI_SUCCESS;
+int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
+                TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Reduce", comm);
+  return do_reduce(call, sendbuf, recvbuf, count, type, op, root);
 }
 
-int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
-                   TMPI_Comm comm) {
-  const char* call = "MPI_Allreduce";
-  Subrank* me;
-  CommInfo ci;
-  int err;
-  if (!begin(call, comm, &me, &ci, &err)) return err;
-  std::size_t bytes;
-  TypeMapPtr map;
-  if (int e = check_buffer(me, comm, call, count, type, &map, &bytes)) return e;
-  Reduction red;
-  if (int e = make_reduction(me, comm, call, op, type, count, *map, &red)) return e;
-  if (sendbuf == TMPI_IN_PLACE) sendbuf = recvbuf;
-  Collective c(me, comm, ci, call);
-  Flat in(sendbuf, static_cast<std::size_t>(count), map, true);
-  Flat out(recvbuf, static_cast<std::size_t>(count), map, false);
-  // Reduce to rank 0, then broadcast: every rank gets the same bits.
-  reduce(c, in.data(), out.data(), red, 0, bytes);
-  bcast(c, out.data(), bytes, 0);
-  out.store();
-  return TMPI_SUCCESS;
-}
-
-int TMPI_Gatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                 const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Allreduce", comm);
+  return do_allreduce(call, sendbuf, recvbuf, count, type, op);
 }
 
 int TMPI_Gather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                 TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  int n = size_of(comm);
-  std::vector<int> counts = uniform(n, recvcount), displs = strided(n, recvcount);
-  return gatherv("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, root, comm);
+  TMPI_BEGIN("MPI_Gather", comm);
+  return do_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
-int TMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], TMPI_Datatype sendtype,
-                  void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+int TMPI_Gatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Gatherv", comm);
+  return do_gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
 }
 
 int TMPI_Scatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  int n = size_of(comm);
-  std::vector<int> counts = uniform(n, sendcount), displs = strided(n, sendcount);
-  return scatterv("MPI_Scatter", sendbuf, counts.data(), displs.data(), sendtype, recvbuf, recvcount, recvtype, root,
-                  comm);
+  TMPI_BEGIN("MPI_Scatter", comm);
+  return do_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
-int TMPI_Allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
-                    const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm) {
-  return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+int TMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], TMPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Scatterv", comm);
+  return do_scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
 int TMPI_Allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm) {
-  int n = size_of(comm);
-  std::vector<int> counts = uniform(n, recvcount), displs = strided(n, recvcount);
-  return allgatherv("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype,
-                    comm);
+  TMPI_BEGIN("MPI_Allgather", comm);
+  int n = call.info.size;
+  std::vector<int> counts = uniform_counts(n, recvcount), displs = strided_displs(n, recvcount);
+  return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, true);
+}
+
+int TMPI_Allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Allgatherv", comm);
+  return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, false);
+}
+
+int TMPI_Alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  TMPI_Datatype recvtype, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Alltoall", comm);
+  return do_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
 int TMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                    TMPI_Comm comm) {
-  return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                   comm);
+  TMPI_BEGIN("MPI_Alltoallv", comm);
+  return do_alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
 
-int TMPI_Alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  TMPI_Datatype recvtype, TMPI_Comm comm) {
-  int n = size_of(comm);
-  std::vector<int> sc = uniform(n, sendcount), sd = strided(n, sendcount);
-  std::vector<int> rc = uniform(n, recvcount), rd = strided(n, recvcount);
-  return alltoallv("MPI_Alltoall", sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype,
-                   comm);
+int TMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const TMPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const TMPI_Datatype recvtypes[],
+                   TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Alltoallw", comm);
+  return do_alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, true);
 }
 
 int TMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], TMPI_Datatype type, TMPI_Op op,
                         TMPI_Comm comm) {
-  return reduce_scatterv("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, type, op, comm);
+  TMPI_BEGIN("MPI_Reduce_scatter", comm);
+  return do_reduce_scatter(call, sendbuf, recvbuf, recvcounts, type, op);
 }
 
 int TMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, TMPI_Datatype type, TMPI_Op op,
                               TMPI_Comm comm) {
-  std::vector<int> counts = uniform(size_of(comm), recvcount);
-  return reduce_scatterv("MPI_Reduce_scatter_block", sendbuf, recvbuf, counts.data(), type, op, comm);
+  TMPI_BEGIN("MPI_Reduce_scatter_block", comm);
+  std::vector<int> counts = uniform_counts(call.info.size, recvcount);
+  return do_reduce_scatter(call, sendbuf, recvbuf, counts.data(), type, op);
 }
 
 int TMPI_Scan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
-  return scan("MPI_Scan", sendbuf, recvbuf, count, type, op, comm, false);
+  TMPI_BEGIN("MPI_Scan", comm);
+  return do_scan(call, sendbuf, recvbuf, count, type, op, false);
 }
 
 int TMPI_Exscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
-  return scan("MPI_Exscan", sendbuf, recvbuf, count, type, op, comm, true);
+  TMPI_BEGIN("MPI_Exscan", comm);
+  return do_scan(call, sendbuf, recvbuf, count, type, op, true);
+}
+
+int TMPI_Neighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            TMPI_Datatype recvtype, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Neighbor_allgather", comm);
+  int k = neighbor_count(call);
+  std::vector<int> sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
+  std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
+}
+
+int TMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Neighbor_allgatherv", comm);
+  std::vector<int> sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
+  return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, recvcounts, displs, recvtype, true);
+}
+
+int TMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           TMPI_Datatype recvtype, TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Neighbor_alltoall", comm);
+  int k = neighbor_count(call);
+  std::vector<int> sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
+  std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
+}
+
+int TMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
+                            TMPI_Comm comm) {
+  TMPI_BEGIN("MPI_Neighbor_alltoallv", comm);
+  return do_neighbor(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, false);
 }
 
 int TMPI_Op_create(TMPI_User_function* function, int commute, TMPI_Op* op) {

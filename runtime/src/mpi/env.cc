@@ -11,39 +11,6 @@
 using namespace tucana;
 using namespace tucana::mpi;
 
-namespace tucana::mpi {
-
-bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out) {
-  if (comm == TMPI_COMM_WORLD) {
-    *out = CommInfo{Runtime::get().layout.total, me->world, kWorldP2P, kWorldColl};
-    return true;
-  }
-  if (comm == TMPI_COMM_SELF) {
-    *out = CommInfo{1, 0, kSelfP2P, kSelfColl};
-    return true;
-  }
-  return false;
-}
-
-int to_world(const Subrank* me, TMPI_Comm comm, int rank) {
-  return comm == TMPI_COMM_SELF ? me->world : rank;
-}
-
-int from_world(const Subrank* me, TMPI_Comm comm, int world) {
-  if (world < 0) return world;  // MPI_ANY_SOURCE, MPI_PROC_NULL
-  return comm == TMPI_COMM_SELF ? (world == me->world ? 0 : TMPI_UNDEFINED) : world;
-}
-
-const char* comm_name(TMPI_Comm comm) {
-  switch (comm) {
-    case TMPI_COMM_WORLD: return "MPI_COMM_WORLD";
-    case TMPI_COMM_SELF: return "MPI_COMM_SELF";
-    case TMPI_COMM_NULL: return "MPI_COMM_NULL";
-    default: return "an unknown communicator";
-  }
-}
-
-}  // namespace tucana::mpi
 
 extern "C" {
 
@@ -144,67 +111,5 @@ double TMPI_Wtime(void) {
 double TMPI_Wtick(void) {
   return std::chrono::duration<double>(std::chrono::steady_clock::duration(1)).count();
 }
-
-int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
-  Subrank* me = enter("MPI_Comm_rank");
-  CommInfo ci;
-  if (!comm_info(me, comm, &ci))
-    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Comm_rank", "invalid communicator %d", comm);
-  *rank = ci.rank;
-  return TMPI_SUCCESS;
-}
-
-int TMPI_Comm_size(TMPI_Comm comm, int* size) {
-  Subrank* me = enter("MPI_Comm_size");
-  CommInfo ci;
-  if (!comm_info(me, comm, &ci))
-    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Comm_size", "invalid communicator %d", comm);
-  *size = ci.size;
-  return TMPI_SUCCESS;
-}
-
-int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
-  Subrank* me = enter("MPI_Comm_get_attr");
-  CommInfo ci;
-  if (!comm_info(me, comm, &ci))
-    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Comm_get_attr", "invalid communicator %d", comm);
-  // Predefined attributes are returned as pointers to int, as MPI says.
-  static int tag_ub, host = TMPI_PROC_NULL, io = TMPI_ANY_SOURCE, wtime_global = 0, universe, appnum = 0;
-  tag_ub = Runtime::get().transport.user_tag_ub();
-  universe = Runtime::get().layout.total;
-  int* result = nullptr;
-  switch (keyval) {
-    case TMPI_TAG_UB: result = &tag_ub; break;
-    case TMPI_HOST: result = &host; break;
-    case TMPI_IO: result = &io; break;
-    case TMPI_WTIME_IS_GLOBAL: result = &wtime_global; break;
-    case TMPI_UNIVERSE_SIZE: result = &universe; break;
-    case TMPI_APPNUM: result = &appnum; break;
-    default: break;
-  }
-  *flag = result != nullptr;
-  if (result) *static_cast<int**>(value) = result;
-  return TMPI_SUCCESS;
-}
-
-int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
-  Subrank* me = enter("MPI_Comm_set_errhandler");
-  if (errhandler != TMPI_ERRORS_ARE_FATAL && errhandler != TMPI_ERRORS_RETURN)
-    return mpi_error(me, comm, TMPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                     "only MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are supported");
-  if (comm == TMPI_COMM_WORLD) me->errhandler_world = errhandler;
-  else if (comm == TMPI_COMM_SELF) me->errhandler_self = errhandler;
-  else return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Comm_set_errhandler", "invalid communicator %d", comm);
-  return TMPI_SUCCESS;
-}
-
-int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
-  Subrank* me = enter("MPI_Comm_get_errhandler");
-  if (comm == TMPI_COMM_WORLD) *errhandler = me->errhandler_world;
-  else if (comm == TMPI_COMM_SELF) *errhandler = me->errhandler_self;
-  else return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Comm_get_errhandler", "invalid communicator %d", comm);
-  return TMPI_SUCCESS;
-}
-
 
 }  // extern "C"

@@ -41,9 +41,7 @@ const char* error_text(int code) {
 }
 
 int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
-  TMPI_Errhandler handler = TMPI_ERRORS_ARE_FATAL;
-  if (me && comm == TMPI_COMM_WORLD) handler = me->errhandler_world;
-  if (me && comm == TMPI_COMM_SELF) handler = me->errhandler_self;
+  TMPI_Errhandler handler = comm_errhandler(me, comm);
   if (handler == TMPI_ERRORS_RETURN) return code;
   char msg[1024];
   va_list ap;

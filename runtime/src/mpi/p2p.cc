@@ -40,6 +40,12 @@ void on_complete(comm::Operation* op) {
     sched::Scheduler::unpark(reinterpret_cast<fiber::Fiber*>(prev));
 }
 
+// The rank (in the request's communicator) of a matched message's sender.
+int source_rank(const Request* r) {
+  if (r->comm_ref) return r->matched_source < 0 ? r->matched_source : r->comm_ref->from_world(r->matched_source);
+  return from_world(r->subrank, r->comm, r->matched_source);
+}
+
 const char* tag_limit_note() {
   static thread_local char note[256];
   Runtime& rt = Runtime::get();
@@ -108,6 +114,7 @@ Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kin
   }
   r->origin = call;
   r->comm = comm;
+  if (comm != TMPI_COMM_WORLD && comm != TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
   r->type = type;
   r->peer_rank = peer;
   r->proc_null = a.proc_null;
@@ -119,7 +126,7 @@ int report_request_error(Subrank* me, const Request* r, const char* call) {
     return mpi_error(me, r->comm, TMPI_ERR_TRUNCATE, call,
                      "message truncated: a message from rank %d (tag %d) is longer than the "
                      "receive buffer of %zu bytes",
-                     from_world(me, r->comm, r->matched_source), r->matched_tag, r->bytes);
+                     source_rank(r), r->matched_tag, r->bytes);
   return mpi_error(me, r->comm, r->error, call, "%s", error_text(r->error));
 }
 
@@ -158,6 +165,62 @@ int nonblocking(const char* call, comm::Operation::Kind kind, const void* buf, i
   return TMPI_SUCCESS;
 }
 
+// A buffered send (MPI_Bsend) finished: its space in the attached buffer
+// is free again.
+void buffered_done(comm::Operation* op) {
+  auto* r = static_cast<Request*>(op);
+  r->subrank->bsend_used.fetch_sub(static_cast<long long>(r->buffered));
+  delete r;
+}
+
+}  // namespace
+
+// The message is copied (packed) at once, so the call returns at once, as
+// MPI's buffered mode says; the copy lives on the heap, and the attached
+// buffer (MPI_Buffer_attach) only bounds how much may be in flight, so that
+// a program that would run out of buffer space under MPI gets the same error.
+int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest, int tag,
+                  TMPI_Comm comm) {
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
+  if (a.proc_null) return TMPI_SUCCESS;
+  long long need = static_cast<long long>(a.bytes) + TMPI_BSEND_OVERHEAD;
+  long long used = me->bsend_used.load();
+  if (used + need > me->bsend_size)
+    return mpi_error(me, comm, TMPI_ERR_BUFFER, call,
+                     "the attached buffer (%d bytes, %lld in use) has no room for a message of %zu bytes plus "
+                     "MPI_BSEND_OVERHEAD (%d); attach a larger one with MPI_Buffer_attach",
+                     me->bsend_size, used, a.bytes, TMPI_BSEND_OVERHEAD);
+  auto* r = prepare(new Request, me, call, comm::Operation::Kind::Send, buf, a, dest, tag, comm, type);
+  r->heap = false;  // internal: no superblock region waits for it
+  if (r->staging.empty() && a.bytes) {
+    const char* data = static_cast<const char*>(buf);
+    r->staging.assign(data, data + a.bytes);
+    r->buf = r->staging.data();
+  }
+  r->buffered = static_cast<std::size_t>(need);
+  me->bsend_used.fetch_add(need);
+  r->on_complete = &buffered_done;
+  start_request(r);
+  return TMPI_SUCCESS;
+}
+
+namespace {
+
+// A request that is complete from the start (MPI_Ibsend's, whose message is
+// already buffered).
+Request* completed_send_request(Subrank* me, const char* call, int dest, int tag, TMPI_Comm comm) {
+  auto* r = new Request;
+  init_request(r, me, comm::Operation::Kind::Send, nullptr, 0, 0, tag, 0);
+  r->origin = call;
+  r->comm = comm;
+  r->peer_rank = dest;
+  r->active = true;
+  r->state.store(Request::kDone);
+  return r;
+}
+
 }  // namespace
 
 void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf, std::size_t bytes,
@@ -190,6 +253,11 @@ void start_request(Request* r) {
     r->state.store(Request::kDone, std::memory_order_release);
     return;
   }
+  start_detached(r);
+  Runtime::get().messenger->post(r);
+}
+
+void start_detached(Request* r) {
   r->state.store(Request::kPending, std::memory_order_release);
   if (r->heap && r->subrank->current_instance) {
     regions::Instance* in = r->subrank->current_instance;
@@ -198,17 +266,18 @@ void start_request(Request* r) {
     r->posted_region = in->region;
     regions::SuperblockRun::request_posted(in);
   }
-  Runtime::get().messenger->post(r);
 }
 
 bool is_done(const Request* r) { return r->state.load(std::memory_order_acquire) == Request::kDone; }
 
 void wait_done(Subrank* me, Request* r, const char* call) {
   if (is_done(r)) return;
-  auto self = reinterpret_cast<std::uintptr_t>(me->fiber);
+  // The waiter may be a helper fiber of the subrank (non-blocking collectives).
+  fiber::Fiber* fiber = sched::Scheduler::current_fiber();
+  auto self = reinterpret_cast<std::uintptr_t>(fiber);
   std::uintptr_t expected = Request::kPending;
   if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
-  bool marked = me->blocked.call == nullptr;
+  bool marked = me->blocked.call == nullptr && fiber == me->fiber;
   if (marked)
     me->blocked = BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
                             r->peer_rank, r->tag, r->comm};
@@ -227,14 +296,18 @@ void empty_status(TMPI_Status* status) {
 
 void fill_status(const Request* r, TMPI_Status* status) {
   if (!status) return;
-  status->tmpi_cancelled = 0;
+  status->tmpi_cancelled = r->cancelled;
   status->MPI_ERROR = r->error;
-  if (r->proc_null) {
+  if (r->collective || r->cancelled) {
+    status->MPI_SOURCE = TMPI_ANY_SOURCE;
+    status->MPI_TAG = TMPI_ANY_TAG;
+    status->tmpi_bytes = 0;
+  } else if (r->proc_null) {
     status->MPI_SOURCE = TMPI_PROC_NULL;
     status->MPI_TAG = TMPI_ANY_TAG;
     status->tmpi_bytes = 0;
   } else if (r->kind == comm::Operation::Kind::Recv) {
-    status->MPI_SOURCE = from_world(r->subrank, r->comm, r->matched_source);
+    status->MPI_SOURCE = source_rank(r);
     status->MPI_TAG = r->matched_tag;
     status->tmpi_bytes = static_cast<long long>(r->matched_bytes);
   } else {
@@ -307,6 +380,79 @@ int TMPI_Recv_init(void* buf, int count, TMPI_Datatype type, int source, int tag
                    TMPI_Request* request) {
   return nonblocking("MPI_Recv_init", comm::Operation::Kind::Recv, buf, count, type, source, tag,
                      comm, false, true, request);
+}
+
+// Ready mode: the program promises the receive is posted; the standard
+// send is a correct implementation of that promise.
+int TMPI_Rsend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
+  return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, false);
+}
+
+int TMPI_Irsend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                TMPI_Request* request) {
+  return nonblocking("MPI_Irsend", comm::Operation::Kind::Send, buf, count, type, dest, tag, comm,
+                     false, false, request);
+}
+
+int TMPI_Rsend_init(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                    TMPI_Request* request) {
+  return nonblocking("MPI_Rsend_init", comm::Operation::Kind::Send, buf, count, type, dest, tag, comm,
+                     false, true, request);
+}
+
+int TMPI_Bsend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
+  return buffered_send("MPI_Bsend", buf, count, type, dest, tag, comm);
+}
+
+int TMPI_Ibsend(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                TMPI_Request* request) {
+  const char* call = "MPI_Ibsend";
+  if (int e = buffered_send(call, buf, count, type, dest, tag, comm)) return e;
+  *request = completed_send_request(current_subrank(), call, dest, tag, comm);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Bsend_init(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
+                    TMPI_Request* request) {
+  const char* call = "MPI_Bsend_init";
+  Subrank* me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
+  Request* r = completed_send_request(me, call, dest, tag, comm);
+  r->persistent = true;
+  r->active = false;
+  r->buffered_start = true;  // MPI_Start buffers the message anew each time
+  r->user_buf = const_cast<void*>(buf);
+  r->user_count = static_cast<std::size_t>(count);
+  r->type = type;
+  *request = r;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Buffer_attach(void* buffer, int size) {
+  const char* call = "MPI_Buffer_attach";
+  Subrank* me = enter(call);
+  if (me->bsend_buffer)
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_BUFFER, call, "a buffer is already attached (MPI_Buffer_detach it first)");
+  if (size < 0) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "negative size %d", size);
+  me->bsend_buffer = buffer;
+  me->bsend_size = size;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Buffer_detach(void* buffer_addr, int* size) {
+  const char* call = "MPI_Buffer_detach";
+  Subrank* me = enter(call);
+  // MPI: returns when every buffered message has been sent.
+  if (me->bsend_used.load() > 0) {
+    note_polling(me, BlockedIn{call, "MPI_Bsend", "dest", TMPI_ANY_SOURCE, TMPI_ANY_TAG, TMPI_COMM_WORLD});
+    while (me->bsend_used.load() > 0) sched::Scheduler::yield();
+  }
+  *static_cast<void**>(buffer_addr) = me->bsend_buffer;
+  *size = me->bsend_size;
+  me->bsend_buffer = nullptr;
+  me->bsend_size = 0;
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,

@@ -4,6 +4,7 @@
 #include <tucana/tmpi.h>
 
 #include <atomic>
+#include <memory>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct tmpi_request : tucana::comm::Operation {
   bool persistent = false;
   bool active = false;      // persistent: started and not yet waited on
   bool heap = true;         // false for the requests of blocking calls (on the stack)
+  bool collective = false;  // a non-blocking collective's (no message of its own)
+  bool cancelled = false;   // MPI_Cancel took it back before it matched
+  bool buffered_start = false;  // MPI_Bsend_init's: MPI_Start makes a buffered send
+  std::size_t buffered = 0;     // a buffered send's share of the attached buffer
+  // Keeps a communicator other than WORLD/SELF alive while the request is
+  // (MPI_Comm_free may come first), for translating ranks in its status.
+  std::shared_ptr<const tucana::mpi::Comm> comm_ref;
   // Posted inside a superblock region: the instance counts it until it
   // completes (then `instance` is cleared); `posted_in`/`posted_region` stay.
   // Non-contiguous data goes through `staging` (packed by the sender,
@@ -53,6 +61,13 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
                   std::size_t bytes, int world_peer, int tag, int ctx);
 // Posts a prepared request (or completes it at once for MPI_PROC_NULL).
 void start_request(Request* r);
+// MPI_Bsend: copies the message and sends the copy (see p2p.cc).
+int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest, int tag,
+                  TMPI_Comm comm);
+// Starts a request that completes by other means than a message (a
+// non-blocking collective): pending, and counted by the superblock region
+// that posts it; r->on_complete(r) completes it.
+void start_detached(Request* r);
 
 bool is_done(const Request* r);
 // Blocks the calling subrank until `r` is done. `call` names the MPI call

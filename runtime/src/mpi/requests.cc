@@ -48,7 +48,8 @@ const Request* first_pending(int count, TMPI_Request requests[]) {
 
 // Blocks until at least one of the active requests is done.
 void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* call) {
-  auto self = reinterpret_cast<std::uintptr_t>(me->fiber);
+  fiber::Fiber* fiber = sched::Scheduler::current_fiber();
+  auto self = reinterpret_cast<std::uintptr_t>(fiber);
   std::vector<Request*> registered;
   Request* first = nullptr;
   for (int i = 0; i < count; ++i) {
@@ -67,7 +68,7 @@ void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* c
     registered.push_back(r);
   }
   if (registered.empty()) return;
-  bool marked = me->blocked.call == nullptr;
+  bool marked = me->blocked.call == nullptr && fiber == me->fiber;
   if (marked)
     me->blocked = BlockedIn{call, first->origin,
                             first->kind == comm::Operation::Kind::Send ? "dest" : "source",
@@ -291,7 +292,56 @@ int TMPI_Start(TMPI_Request* request) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a persistent request");
   if (r->active)
     return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "the persistent request is already active");
+  if (r->buffered_start) {
+    if (int e = buffered_send("MPI_Start", r->user_buf, static_cast<int>(r->user_count), r->type, r->peer_rank,
+                              r->tag, r->comm))
+      return e;
+    r->active = true;
+    r->state.store(Request::kDone);
+    return TMPI_SUCCESS;
+  }
   start_request(r);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Cancel(TMPI_Request* request) {
+  const char* call = "MPI_Cancel";
+  Subrank* me = enter(call);
+  Request* r = request ? *request : nullptr;
+  if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be cancelled");
+  if (r->collective)
+    return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "a non-blocking collective cannot be cancelled");
+  // A receive that has not matched is taken back and completes as
+  // cancelled. A send is not: MPI lets that fail, and the send completes
+  // normally (MPI_Test_cancelled says false).
+  if (r->kind == comm::Operation::Kind::Recv && !is_done(r) && !r->proc_null &&
+      Runtime::get().messenger->cancel_receive(r)) {
+    r->cancelled = true;
+    r->on_complete(r);
+  }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Test_cancelled(const TMPI_Status* status, int* flag) {
+  enter("MPI_Test_cancelled");
+  *flag = status->tmpi_cancelled != 0;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Status_set_cancelled(TMPI_Status* status, int flag) {
+  enter("MPI_Status_set_cancelled");
+  status->tmpi_cancelled = flag != 0;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Status_set_elements(TMPI_Status* status, TMPI_Datatype type, int count) {
+  const char* call = "MPI_Status_set_elements";
+  Subrank* me = enter(call);
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  // Elements are the predefined ones the datatype is made of.
+  std::size_t element = m->basic_count ? m->size / m->basic_count : m->size;
+  status->tmpi_bytes = static_cast<long long>(count) * static_cast<long long>(element);
   return TMPI_SUCCESS;
 }
 

@@ -133,7 +133,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     print_error_once(rt, "impossible layout: " + error);
     rt.transport.abort(1);
   }
-  if (!rt.transport.configure(rt.layout, kRemoteContexts, &error)) {
+  if (!rt.transport.configure(rt.layout, &error)) {
     print_error_once(rt, error);
     rt.transport.abort(1);
   }
@@ -155,6 +155,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->world = rt.layout.first_local() + i;
     s->local = i;
     s->worker = rt.layout.worker_of_local(i);
+    s->handles.init(s->world, rt.layout.total);
     s->args.assign(argv, argv + argc);
     for (auto& a : s->args) s->argv.push_back(a.data());
     s->argv.push_back(nullptr);

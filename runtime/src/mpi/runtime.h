@@ -13,6 +13,7 @@
 #include "comm/messenger.h"
 #include "comm/transport.h"
 #include "config.h"
+#include "mpi/communicator.h"
 #include "sched/scheduler.h"
 
 namespace tucana::regions {
@@ -45,8 +46,12 @@ struct Subrank {
   int thread_level = TMPI_THREAD_SINGLE;
   bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
   BlockedIn blocked;   // valid while blocked.call != nullptr
-  TMPI_Errhandler errhandler_world = TMPI_ERRORS_ARE_FATAL;
-  TMPI_Errhandler errhandler_self = TMPI_ERRORS_ARE_FATAL;
+  Handles handles;   // communicators and groups
+  // MPI_Buffer_attach's buffer, and how much of it buffered sends in flight
+  // take (they complete on any thread).
+  void* bsend_buffer = nullptr;
+  int bsend_size = 0;
+  std::atomic<long long> bsend_used{0};
   std::vector<std::string> args;   // each subrank has its own argv strings
   std::vector<char*> argv;
   // Superblocks being run (innermost last) and the region instance whose
@@ -98,24 +103,5 @@ class Runtime {
 
 // The subrank running on the calling thread, or null outside any subrank.
 Subrank* current_subrank();
-
-// Communicator contexts: each communicator has one for point-to-point and
-// one for collectives, so their messages never match each other.
-enum Context : int { kWorldP2P = 0, kWorldColl = 1, kSelfP2P = 2, kSelfColl = 3 };
-constexpr int kRemoteContexts = 2;  // only MPI_COMM_WORLD's reach other processes
-
-struct CommInfo {
-  int size;
-  int rank;
-  int p2p_ctx;
-  int coll_ctx;
-};
-// Describes `comm` as seen by `me`; false if it is not a valid communicator.
-bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out);
-// Rank `rank` of `comm` as a world rank.
-int to_world(const Subrank* me, TMPI_Comm comm, int rank);
-// World rank `world` as a rank of `comm`.
-int from_world(const Subrank* me, TMPI_Comm comm, int world);
-const char* comm_name(TMPI_Comm comm);
 
 }  // namespace tucana::mpi

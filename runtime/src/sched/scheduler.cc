@@ -57,6 +57,17 @@ Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string n
   return raw;
 }
 
+Fiber* Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack_size, std::string name) {
+  Worker* w = current_worker();
+  assert(w);
+  auto* f = new Fiber(entry, arg, stack_size, std::move(name));
+  f->home = w;
+  f->transient = true;
+  live_.fetch_add(1);
+  w->make_ready(f);
+  return f;
+}
+
 void Scheduler::exit_hook(Fiber* f) {
   (void)f;
   current_worker()->exit_current();

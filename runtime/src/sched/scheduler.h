@@ -40,6 +40,11 @@ class Scheduler {
   // Creates a fiber homed on worker `worker` that runs entry(arg). Call before
   // run(). `name` labels it in diagnostics.
   fiber::Fiber* spawn(int worker, fiber::Fiber::Entry entry, void* arg, std::string name);
+  // Creates a fiber while fibers run, homed on the calling fiber's worker,
+  // with a stack of `stack_size` bytes; it is deleted when it finishes. The
+  // caller may set its `user` and `trace_id` before it first runs (before
+  // the calling fiber next switches). Contract: called by a running fiber.
+  fiber::Fiber* spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, std::string name);
 
   // Polled by idle workers and every few switches; returns true when it made
   // progress. Called by one worker at a time at most if it says so itself

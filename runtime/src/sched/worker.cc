@@ -93,7 +93,11 @@ void Worker::poll_while_busy() {
 void Worker::exit_current() {
   assert(current_ && current_->finished());
   scheduler_.on_fiber_exit();
-  switch_away(nullptr, Handoff{});
+  // A transient fiber is deleted by whoever runs next, off its stack.
+  if (current_->transient)
+    switch_away(nullptr, Handoff{[](Fiber* left, void*) { delete left; }, current_, nullptr});
+  else
+    switch_away(nullptr, Handoff{});
   __builtin_unreachable();
 }
 

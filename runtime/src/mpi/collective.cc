@@ -1,0 +1,214 @@
+// The collective framework (see collective.h).
+#include "mpi/collective.h"
+
+#include <cstring>
+
+#include "mpi/datatype.h"
+#include "sched/scheduler.h"
+
+namespace tucana::mpi {
+
+bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
+  out->me = enter(name);
+  out->comm = comm;
+  out->name = name;
+  if (!comm_info(out->me, comm, &out->info)) {
+    *err = mpi_error(out->me, TMPI_COMM_WORLD, TMPI_ERR_COMM, name, "invalid communicator %d", comm);
+    return false;
+  }
+  // The sequence number wraps within the tag bits left above the kind: a
+  // clash needs that many collectives in flight on one communicator at once.
+  int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
+  out->seq = static_cast<int>(out->info.comm->collective_seq++ & static_cast<unsigned>(seq_mask));
+  return true;
+}
+
+Collective::Collective(const Call& call) : call_(call) {
+  // Only the subrank's own fiber describes what it waits in; a helper fiber
+  // running a non-blocking collective does not (the subrank waits on the
+  // collective's request).
+  Subrank* me = call_.me;
+  if (!me->blocked.call && sched::Scheduler::current_fiber() == me->fiber) {
+    me->blocked = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
+    marked_ = true;
+  }
+}
+
+Collective::~Collective() {
+  if (marked_) call_.me->blocked.call = nullptr;
+}
+
+void Collective::prepare(Request* r, comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank,
+                         int kind_tag) {
+  r->heap = false;
+  init_request(r, call_.me, kind, const_cast<void*>(buf), bytes, call_.info.comm->to_world(rank), tag(kind_tag),
+               call_.info.coll_ctx);
+  r->origin = kind == comm::Operation::Kind::Send ? "a send of the collective" : "a receive of the collective";
+  r->comm = call_.comm;
+  r->peer_rank = rank;
+}
+
+void Collective::wait(Request* r) { wait_done(call_.me, r, call_.name); }
+
+void Collective::send(const void* buf, std::size_t bytes, int rank, int kind) {
+  Request r;
+  prepare(&r, comm::Operation::Kind::Send, buf, bytes, rank, kind);
+  r.eager_ok = true;
+  start_request(&r);
+  note_peer("dest", rank, tag(kind));
+  wait(&r);
+}
+
+void Collective::recv(void* buf, std::size_t bytes, int rank, int kind) {
+  Request r;
+  prepare(&r, comm::Operation::Kind::Recv, buf, bytes, rank, kind);
+  start_request(&r);
+  note_peer("source", rank, tag(kind));
+  wait(&r);
+}
+
+void Collective::sendrecv(const void* sbuf, std::size_t sbytes, int dest, void* rbuf, std::size_t rbytes, int source,
+                          int kind) {
+  Request s, r;
+  prepare(&r, comm::Operation::Kind::Recv, rbuf, rbytes, source, kind);
+  start_request(&r);
+  prepare(&s, comm::Operation::Kind::Send, sbuf, sbytes, dest, kind);
+  start_request(&s);
+  note_peer("source", source, tag(kind));
+  wait(&r);
+  wait(&s);
+}
+
+void Collective::note_peer(const char* label, int rank, int tag) {
+  if (!marked_) return;
+  Subrank* me = call_.me;
+  me->blocked.op = label[0] == 'd' ? "a send of the collective" : "a receive of the collective";
+  me->blocked.peer_label = label;
+  me->blocked.peer = rank;
+  me->blocked.tag = tag;
+}
+
+void Exchange::post(comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int kind_tag) {
+  auto r = std::make_unique<Request>();
+  c_.prepare(r.get(), kind, buf, bytes, rank, kind_tag);
+  start_request(r.get());
+  requests_.push_back(std::move(r));
+}
+
+void Exchange::wait() {
+  for (auto& r : requests_) c_.wait(r.get());
+  requests_.clear();
+}
+
+void Reduction::apply(const void* in, void* inout) const {
+  if (fn) {
+    int len = user_count;
+    TMPI_Datatype t = user_type;
+    fn(const_cast<void*>(in), inout, &len, &t);
+  } else {
+    apply_op(op, basic, in, inout, basic_count);
+  }
+}
+
+void Reduction::apply_part(const void* in, void* inout, std::size_t first, std::size_t count) const {
+  if (count == 0) return;
+  std::size_t offset = first * element_size();
+  const char* a = static_cast<const char*>(in) + offset;
+  char* b = static_cast<char*>(inout) + offset;
+  if (fn) {
+    int len = static_cast<int>(count);
+    TMPI_Datatype t = user_type;
+    fn(const_cast<char*>(a), b, &len, &t);
+  } else {
+    apply_op(op, basic, a, b, count);
+  }
+}
+
+int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type, int count,
+                   const TypeMap& map, Reduction* out) {
+  if (!op_name(op)) return mpi_error(me, comm, TMPI_ERR_OP, call, "invalid operation %d", op);
+  out->op = op;
+  if ((out->fn = user_op(op, &out->commute))) {
+    if (!map.contiguous())
+      return mpi_error(me, comm, TMPI_ERR_TYPE, call, "user operations need a contiguous datatype");
+    out->user_type = type;
+    out->user_count = count;
+    out->user_size = map.size;
+    return TMPI_SUCCESS;
+  }
+  if (map.basic == TMPI_DATATYPE_NULL)
+    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s needs a datatype made of one predefined type", op_name(op));
+  if (!apply_op(op, map.basic, nullptr, nullptr, 0))
+    return mpi_error(me, comm, TMPI_ERR_OP, call, "%s is not defined on %s", op_name(op), type_info(map.basic)->name);
+  out->basic = map.basic;
+  out->basic_count = static_cast<std::size_t>(count) * map.basic_count;
+  out->basic_size = type_info(map.basic)->size;
+  return TMPI_SUCCESS;
+}
+
+int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map,
+                 std::size_t* bytes) {
+  if (count < 0) return mpi_error(me, comm, TMPI_ERR_COUNT, call, "negative count %d", count);
+  *map = type_map(type);
+  if (!*map) return mpi_error(me, comm, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  if (!(*map)->committed)
+    return mpi_error(me, comm, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
+  *bytes = static_cast<std::size_t>(count) * (*map)->size;
+  return TMPI_SUCCESS;
+}
+
+int check_part(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map) {
+  std::size_t bytes;
+  return check_buffer(me, comm, call, count, type, map, &bytes);
+}
+
+int check_root(const Call& c, int root) {
+  if (root < 0 || root >= c.info.size)
+    return mpi_error(c.me, c.comm, TMPI_ERR_ROOT, c.name, "invalid root %d (%s has ranks 0 to %d)", root,
+                     comm_name(c.comm), c.info.size - 1);
+  return TMPI_SUCCESS;
+}
+
+Flat::Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load)
+    : buf_(const_cast<void*>(buf)), count_(count), map_(map) {
+  if (map->contiguous()) {
+    data_ = buf_;
+    return;
+  }
+  copy_.resize(count * map->size);
+  data_ = copy_.data();
+  if (load && buf) pack(buf, count, *map, copy_.data());
+}
+
+void Flat::store() {
+  if (data_ != buf_) unpack(copy_.data(), count_, *map_, buf_);
+}
+
+Piece::Piece(const void* base, std::ptrdiff_t displacement, std::size_t count, const TypeMapPtr& map, bool load,
+             bool force_copy)
+    : addr_(static_cast<char*>(const_cast<void*>(base)) + displacement * map->extent()), count_(count), map_(map) {
+  if (map->contiguous() && !force_copy) return;
+  staging_.resize(count * map->size);
+  copied_ = true;
+  if (load && count) pack(addr_, count, *map, staging_.data());
+}
+
+std::unique_ptr<Piece> Piece::at_bytes(const void* base, std::ptrdiff_t byte_offset, std::size_t count,
+                                       const TypeMapPtr& map, bool load) {
+  std::unique_ptr<Piece> p(new Piece);
+  p->addr_ = static_cast<char*>(const_cast<void*>(base)) + byte_offset;
+  p->count_ = count;
+  p->map_ = map;
+  if (!map->contiguous()) {
+    p->staging_.resize(count * map->size);
+    p->copied_ = true;
+    if (load && count) pack(p->addr_, count, *map, p->staging_.data());
+  }
+  return p;
+}
+
+void Piece::store() {
+  if (copied_ && count_) unpack(staging_.data(), count_, *map_, addr_);
+}
+
+}  // namespace tucana::mpi

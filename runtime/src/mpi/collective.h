@@ -1,0 +1,170 @@
+// The framework the collectives are built on, as in Bamboo's utility layer:
+// subrank point-to-point messages in the communicator's collective context.
+//
+// Call       one collective call: who, on which communicator, its sequence
+//            number; checked arguments come with it.
+// Collective its messages: every internal tag carries the call's sequence
+//            number, so the messages of two collectives in flight on one
+//            communicator (non-blocking ones) never match each other.
+// Exchange   a batch of non-blocking internal messages completed together.
+// Flat/Piece a user buffer as contiguous bytes (packed when the datatype is
+//            not contiguous: only contiguous bytes travel).
+// Reduction  how two buffers of a reduction combine.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "mpi/errors.h"
+#include "mpi/request.h"
+#include "mpi/typemap.h"
+
+namespace tucana::mpi {
+
+// Kinds of internal message; a tag is (sequence << kKindBits) | kind.
+enum CollectiveKind : int {
+  kTagBarrier = 1, kTagBcast, kTagReduce, kTagGather, kTagScatter, kTagAlltoall, kTagScan,
+  kTagAllgather, kTagAllreduce, kTagNeighborDown, kTagNeighborUp, kTagBcastScatter, kTagBcastRing
+};
+constexpr int kKindBits = 4;
+
+// One collective call on one subrank.
+struct Call {
+  Subrank* me = nullptr;
+  TMPI_Comm comm = TMPI_COMM_NULL;
+  CommInfo info{};
+  const char* name = nullptr;
+  int seq = 0;
+};
+
+// Resolves `comm` for collective `name` and draws the call's sequence
+// number. False (with *err set) if `comm` is invalid.
+bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err);
+
+class Collective {
+ public:
+  explicit Collective(const Call& call);
+  ~Collective();
+  Collective(const Collective&) = delete;
+  Collective& operator=(const Collective&) = delete;
+
+  const Call& call() const { return call_; }
+  Subrank* me() const { return call_.me; }
+  int size() const { return call_.info.size; }
+  int rank() const { return call_.info.rank; }
+  int tag(int kind) const { return (call_.seq << kKindBits) | kind; }
+
+  void prepare(Request* r, comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int kind_tag);
+  // Blocking send and receive of one internal message.
+  void send(const void* buf, std::size_t bytes, int rank, int kind);
+  void recv(void* buf, std::size_t bytes, int rank, int kind);
+  // Both at once (deadlock-free pairwise exchange).
+  void sendrecv(const void* sbuf, std::size_t sbytes, int dest, void* rbuf, std::size_t rbytes, int source, int kind);
+  void wait(Request* r);
+
+ private:
+  void note_peer(const char* label, int rank, int tag);
+  Call call_;
+  bool marked_ = false;
+};
+
+// The non-blocking internal messages of one collective, completed together.
+class Exchange {
+ public:
+  explicit Exchange(Collective& c) : c_(c) {}
+  void recv(void* buf, std::size_t bytes, int rank, int kind) { post(comm::Operation::Kind::Recv, buf, bytes, rank, kind); }
+  void send(const void* buf, std::size_t bytes, int rank, int kind) { post(comm::Operation::Kind::Send, buf, bytes, rank, kind); }
+  void wait();
+
+ private:
+  void post(comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int kind_tag);
+  Collective& c_;
+  std::vector<std::unique_ptr<Request>> requests_;
+};
+
+// How to combine two buffers of a reduction: a predefined operation runs on
+// the predefined type the datatype is made of; a user operation gets the
+// program's datatype and count, as MPI says (inout = in OP inout).
+struct Reduction {
+  TMPI_Op op = TMPI_OP_NULL;
+  TMPI_Datatype basic = TMPI_DATATYPE_NULL;
+  std::size_t basic_count = 0;
+  std::size_t basic_size = 0;
+  TMPI_User_function* fn = nullptr;
+  TMPI_Datatype user_type = TMPI_DATATYPE_NULL;
+  int user_count = 0;
+  std::size_t user_size = 0;
+  bool commute = true;
+
+  // inout = in OP inout over the whole buffer.
+  void apply(const void* in, void* inout) const;
+  // The same over `count` elements (of the unit below) starting at element `first`.
+  void apply_part(const void* in, void* inout, std::size_t first, std::size_t count) const;
+  // Elements of the whole buffer, and the bytes of one (the unit that a
+  // partial reduction may split at).
+  std::size_t elements() const { return fn ? static_cast<std::size_t>(user_count) : basic_count; }
+  std::size_t element_size() const { return fn ? user_size : basic_size; }
+};
+
+int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type, int count,
+                   const TypeMap& map, Reduction* out);
+
+int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map,
+                 std::size_t* bytes);
+int check_part(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map);
+int check_root(const Call& c, int root);
+
+// A collective's buffer as contiguous bytes: the user's buffer itself when
+// its datatype is contiguous, else a packed copy that store() unpacks back.
+class Flat {
+ public:
+  Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load);
+  void* data() const { return data_; }
+  void store();
+
+ private:
+  void* buf_;
+  std::size_t count_;
+  TypeMapPtr map_;
+  std::vector<char> copy_;
+  void* data_;
+};
+
+// `count` elements of a datatype at element `displacement` of `base`, as
+// contiguous bytes: the user's memory when the datatype is contiguous (and
+// no copy is forced), else a packed copy that store() unpacks back.
+class Piece {
+ public:
+  Piece(const void* base, std::ptrdiff_t displacement, std::size_t count, const TypeMapPtr& map, bool load,
+        bool force_copy = false);
+  // The same at a byte offset (MPI_Alltoallw's displacements).
+  static std::unique_ptr<Piece> at_bytes(const void* base, std::ptrdiff_t byte_offset, std::size_t count,
+                                         const TypeMapPtr& map, bool load);
+  void* data() { return copied_ ? static_cast<void*>(staging_.data()) : addr_; }
+  std::size_t bytes() const { return count_ * map_->size; }
+  void store();
+
+ private:
+  Piece() = default;
+  char* addr_ = nullptr;
+  std::size_t count_ = 0;
+  TypeMapPtr map_;
+  std::vector<char> staging_;
+  bool copied_ = false;
+};
+
+// --- algorithms on contiguous bytes (collectives.cc) ---
+void barrier(Collective& c);
+void bcast(Collective& c, void* buf, std::size_t bytes, int root);
+// Reduces every rank's `sendbuf` to `recvbuf` at `root` (recvbuf may be null
+// elsewhere). Fixed order: the result depends only on size and root.
+void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& red, int root, std::size_t bytes);
+// `inout` holds this rank's contribution and receives the result, the same
+// bits at every rank.
+void allreduce(Collective& c, void* inout, const Reduction& red, std::size_t bytes);
+// Every rank's `block` bytes, in rank order, into `all` (size * block).
+void allgather(Collective& c, const void* mine, void* all, std::size_t block);
+
+}  // namespace tucana::mpi

@@ -1,0 +1,598 @@
+// Communicators and groups: the handle tables, context-id allocation, and
+// the MPI_Comm_* and MPI_Group_* calls.
+#include "mpi/communicator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+
+#include "mpi/errors.h"
+#include "mpi/runtime.h"
+
+namespace tucana::mpi {
+
+int Comm::from_world(int w) const {
+  if (world_of.empty()) return w >= 0 && w < size ? w : TMPI_UNDEFINED;
+  auto it = std::lower_bound(rank_of.begin(), rank_of.end(), std::make_pair(w, -1));
+  return it != rank_of.end() && it->first == w ? it->second : TMPI_UNDEFINED;
+}
+
+std::vector<int> Comm::members() const {
+  if (!world_of.empty()) return world_of;
+  std::vector<int> all(static_cast<std::size_t>(size));
+  std::iota(all.begin(), all.end(), 0);
+  return all;
+}
+
+int Group::rank_of_world(int w) const {
+  for (std::size_t i = 0; i < world.size(); ++i)
+    if (world[i] == w) return static_cast<int>(i);
+  return TMPI_UNDEFINED;
+}
+
+namespace {
+
+// A communicator of the world ranks `members` (in rank order) seen by `me`.
+CommPtr make_comm(const Subrank* me, std::vector<int> members, int p2p_ctx) {
+  auto c = std::make_shared<Comm>();
+  c->size = static_cast<int>(members.size());
+  c->p2p_ctx = p2p_ctx;
+  c->coll_ctx = p2p_ctx + 1;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    c->rank_of.emplace_back(members[i], static_cast<int>(i));
+    if (members[i] == me->world) c->rank = static_cast<int>(i);
+  }
+  std::sort(c->rank_of.begin(), c->rank_of.end());
+  c->world_of = std::move(members);
+  return c;
+}
+
+}  // namespace
+
+void Handles::init(int world, int world_size) {
+  comms.assign(3, nullptr);
+  auto w = std::make_shared<Comm>();
+  w->size = world_size;
+  w->rank = world;
+  w->p2p_ctx = 0;
+  w->coll_ctx = 1;
+  w->name = "MPI_COMM_WORLD";
+  comms[TMPI_COMM_WORLD] = std::move(w);
+  auto s = std::make_shared<Comm>();
+  s->size = 1;
+  s->world_of = {world};
+  s->rank_of = {{world, 0}};
+  s->p2p_ctx = kPrivateContextBase;
+  s->coll_ctx = kPrivateContextBase + 1;
+  s->name = "MPI_COMM_SELF";
+  comms[TMPI_COMM_SELF] = std::move(s);
+  used_contexts.reset();
+  used_contexts.set(0);
+  used_contexts.set(1);
+  groups.clear();
+  groups.resize(2);
+  groups[TMPI_GROUP_EMPTY] = std::make_unique<Group>();
+}
+
+TMPI_Comm Handles::add(CommPtr c) {
+  for (std::size_t h = 3; h < comms.size(); ++h)
+    if (!comms[h]) {
+      comms[h] = std::move(c);
+      return static_cast<TMPI_Comm>(h);
+    }
+  comms.push_back(std::move(c));
+  return static_cast<TMPI_Comm>(comms.size() - 1);
+}
+
+TMPI_Group Handles::add(std::unique_ptr<Group> g) {
+  for (std::size_t h = 2; h < groups.size(); ++h)
+    if (!groups[h]) {
+      groups[h] = std::move(g);
+      return static_cast<TMPI_Group>(h);
+    }
+  groups.push_back(std::move(g));
+  return static_cast<TMPI_Group>(groups.size() - 1);
+}
+
+bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out) {
+  Comm* c = const_cast<Subrank*>(me)->handles.comm(comm);
+  if (!c) return false;
+  *out = CommInfo{c->size, c->rank, c->p2p_ctx, c->coll_ctx, c};
+  return true;
+}
+
+int to_world(const Subrank* me, TMPI_Comm comm, int rank) {
+  if (comm == TMPI_COMM_WORLD) return rank;
+  const Comm* c = me->handles.comm(comm);
+  return c ? c->to_world(rank) : rank;
+}
+
+int from_world(const Subrank* me, TMPI_Comm comm, int world) {
+  if (world < 0 || comm == TMPI_COMM_WORLD) return world;  // MPI_ANY_SOURCE, MPI_PROC_NULL
+  const Comm* c = me->handles.comm(comm);
+  return c ? c->from_world(world) : TMPI_UNDEFINED;
+}
+
+const char* comm_name(TMPI_Comm comm) {
+  switch (comm) {
+    case TMPI_COMM_WORLD: return "MPI_COMM_WORLD";
+    case TMPI_COMM_SELF: return "MPI_COMM_SELF";
+    case TMPI_COMM_NULL: return "MPI_COMM_NULL";
+    default: break;
+  }
+  static thread_local char text[TMPI_MAX_OBJECT_NAME + 32];
+  const Subrank* me = current_subrank();
+  const Comm* c = me ? me->handles.comm(comm) : nullptr;
+  if (c && !c->name.empty()) std::snprintf(text, sizeof text, "%s", c->name.c_str());
+  else if (c) std::snprintf(text, sizeof text, "communicator %d", comm);
+  else std::snprintf(text, sizeof text, "an unknown communicator (%d)", comm);
+  return text;
+}
+
+TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm) {
+  const Comm* c = me ? me->handles.comm(comm) : nullptr;
+  return c ? c->errhandler : TMPI_ERRORS_ARE_FATAL;
+}
+
+}  // namespace tucana::mpi
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+namespace {
+
+int bad_comm(Subrank* me, const char* call, TMPI_Comm comm) {
+  return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
+}
+
+int bad_group(Subrank* me, const char* call, TMPI_Group group) {
+  return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_GROUP, call, "invalid group %d", group);
+}
+
+// Agrees with every member of `parent` on a context pair that none of them
+// uses: an allreduce (bitwise AND) of the pairs each has free. Collective
+// over `parent`; every member gets the same answer (or the same error).
+int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, int* p2p_ctx) {
+  if (pi.size == 1) {  // nobody else can ever send on it
+    *p2p_ctx = me->handles.next_private_context;
+    me->handles.next_private_context += 2;
+    return TMPI_SUCCESS;
+  }
+  Runtime& rt = Runtime::get();
+  int limit = rt.layout.nprocs > 1 ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
+  constexpr int kWords = kMaxContexts / 2 / 64;
+  unsigned long long free_pairs[kWords] = {};
+  for (int p = 0; p < limit / 2; ++p)
+    if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * p)))
+      free_pairs[p / 64] |= 1ull << (p % 64);
+  if (int e = TMPI_Allreduce(TMPI_IN_PLACE, free_pairs, kWords, TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND, parent))
+    return e;
+  for (int p = 0; p < limit / 2; ++p) {
+    if (free_pairs[p / 64] & (1ull << (p % 64))) {
+      *p2p_ctx = 2 * p;
+      return TMPI_SUCCESS;
+    }
+  }
+  return mpi_error(me, parent, TMPI_ERR_INTERN, call,
+                   "out of communicator ids: at most %d communicators can exist at once here (the real "
+                   "MPI's tag has room for %d context ids at %d subranks per process; free unused "
+                   "communicators with MPI_Comm_free, or use fewer subranks per process)",
+                   limit / 2, limit, rt.layout.max_local_count());
+}
+
+}  // namespace
+
+namespace tucana::mpi {
+
+// Creates the communicator of `members` (world ranks, in rank order) with a
+// new context pair agreed over `parent`. Collective over `parent`; a subrank
+// that is not in `members` gets MPI_COMM_NULL.
+int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
+                bool member, TMPI_Comm* newcomm, Comm** created) {
+  int ctx = 0;
+  if (int e = allocate_contexts(me, parent, pi, call, &ctx)) return e;
+  if (!member) {
+    *newcomm = TMPI_COMM_NULL;
+    if (created) *created = nullptr;
+    return TMPI_SUCCESS;
+  }
+  CommPtr c = make_comm(me, std::move(members), ctx);
+  c->errhandler = pi.comm->errhandler;
+  if (ctx < kMaxContexts) {
+    me->handles.used_contexts.set(static_cast<std::size_t>(ctx));
+    me->handles.used_contexts.set(static_cast<std::size_t>(ctx + 1));
+  }
+  if (created) *created = c.get();
+  *newcomm = me->handles.add(std::move(c));
+  return TMPI_SUCCESS;
+}
+
+// The members of `parent` whose color equals `color`, ordered by (key,
+// parent rank), as world ranks. Collective over `parent`.
+int split_members(Subrank* me, TMPI_Comm parent, const CommInfo& pi, int color, int key, std::vector<int>* out) {
+  (void)me;  // the collective below runs as the calling subrank
+  std::vector<int> all(static_cast<std::size_t>(2 * pi.size));
+  int mine[2] = {color, key};
+  if (int e = TMPI_Allgather(mine, 2, TMPI_DT_INT, all.data(), 2, TMPI_DT_INT, parent)) return e;
+  std::vector<int> ranks;
+  for (int r = 0; r < pi.size; ++r)
+    if (all[static_cast<std::size_t>(2 * r)] == color) ranks.push_back(r);
+  std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) {
+    return all[static_cast<std::size_t>(2 * a + 1)] < all[static_cast<std::size_t>(2 * b + 1)];
+  });
+  out->clear();
+  for (int r : ranks) out->push_back(pi.comm->to_world(r));
+  return TMPI_SUCCESS;
+}
+
+}  // namespace tucana::mpi
+
+namespace {
+
+int split(const char* call, TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
+  Subrank* me = enter(call);
+  CommInfo pi;
+  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  if (color < 0 && color != TMPI_UNDEFINED)
+    return mpi_error(me, comm, TMPI_ERR_ARG, call, "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
+  std::vector<int> members;
+  if (int e = split_members(me, comm, pi, color, key, &members)) return e;
+  return create_comm(me, comm, pi, call, std::move(members), color != TMPI_UNDEFINED, newcomm);
+}
+
+int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
+  if (a == b) return TMPI_IDENT;
+  if (a.size() != b.size()) return TMPI_UNEQUAL;
+  std::vector<int> sa(a), sb(b);
+  std::sort(sa.begin(), sa.end());
+  std::sort(sb.begin(), sb.end());
+  return sa == sb ? TMPI_SIMILAR : TMPI_UNEQUAL;
+}
+
+// A new group handle holding `world`.
+TMPI_Group new_group(Subrank* me, std::vector<int> world) {
+  if (world.empty()) return TMPI_GROUP_EMPTY;
+  auto g = std::make_unique<Group>();
+  g->world = std::move(world);
+  return me->handles.add(std::move(g));
+}
+
+int check_ranks(Subrank* me, const char* call, const Group& g, int n, const int ranks[], bool distinct = true) {
+  std::vector<bool> seen(g.world.size(), false);
+  for (int i = 0; i < n; ++i) {
+    int r = ranks[i];
+    if (r < 0 || r >= static_cast<int>(g.world.size()))
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_RANK, call, "rank %d is not in the group (size %zu)", r,
+                       g.world.size());
+    if (distinct && seen[static_cast<std::size_t>(r)])
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_RANK, call, "rank %d appears twice", r);
+    seen[static_cast<std::size_t>(r)] = true;
+  }
+  return TMPI_SUCCESS;
+}
+
+// The ranks of MPI_Group_range_incl/excl's triplets, checked.
+int range_ranks(Subrank* me, const char* call, const Group& g, int n, int ranges[][3], std::vector<int>* out) {
+  out->clear();
+  for (int i = 0; i < n; ++i) {
+    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0 || (stride > 0 && first > last) || (stride < 0 && first < last))
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "invalid range (%d, %d, %d)", first, last, stride);
+    for (int r = first; stride > 0 ? r <= last : r >= last; r += stride) out->push_back(r);
+  }
+  return check_ranks(me, call, g, static_cast<int>(out->size()), out->data());
+}
+
+}  // namespace
+
+extern "C" {
+
+int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
+  Subrank* me = enter("MPI_Comm_rank");
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_rank", comm);
+  *rank = c->rank;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_size(TMPI_Comm comm, int* size) {
+  Subrank* me = enter("MPI_Comm_size");
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_size", comm);
+  *size = c->size;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
+  Subrank* me = enter("MPI_Comm_test_inter");
+  if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_test_inter", comm);
+  *flag = 0;  // no intercommunicators
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
+  Subrank* me = enter("MPI_Comm_get_attr");
+  if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_get_attr", comm);
+  // Predefined attributes are returned as pointers to int, as MPI says.
+  static int tag_ub, host = TMPI_PROC_NULL, io = TMPI_ANY_SOURCE, wtime_global = 0, universe, appnum = 0;
+  tag_ub = Runtime::get().transport.user_tag_ub();
+  universe = Runtime::get().layout.total;
+  int* result = nullptr;
+  switch (keyval) {
+    case TMPI_TAG_UB: result = &tag_ub; break;
+    case TMPI_HOST: result = &host; break;
+    case TMPI_IO: result = &io; break;
+    case TMPI_WTIME_IS_GLOBAL: result = &wtime_global; break;
+    case TMPI_UNIVERSE_SIZE: result = &universe; break;
+    case TMPI_APPNUM: result = &appnum; break;
+    default: break;
+  }
+  *flag = result != nullptr;
+  if (result) *static_cast<int**>(value) = result;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
+  Subrank* me = enter("MPI_Comm_set_errhandler");
+  Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_set_errhandler", comm);
+  if (errhandler != TMPI_ERRORS_ARE_FATAL && errhandler != TMPI_ERRORS_RETURN)
+    return mpi_error(me, comm, TMPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                     "only MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are supported");
+  c->errhandler = errhandler;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
+  Subrank* me = enter("MPI_Comm_get_errhandler");
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_get_errhandler", comm);
+  *errhandler = c->errhandler;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_set_name(TMPI_Comm comm, const char* name) {
+  Subrank* me = enter("MPI_Comm_set_name");
+  Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_set_name", comm);
+  c->name.assign(name, strnlen(name, TMPI_MAX_OBJECT_NAME - 1));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_get_name(TMPI_Comm comm, char* name, int* resultlen) {
+  Subrank* me = enter("MPI_Comm_get_name");
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_get_name", comm);
+  std::memcpy(name, c->name.c_str(), c->name.size() + 1);
+  *resultlen = static_cast<int>(c->name.size());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
+  const char* call = "MPI_Comm_dup";
+  Subrank* me = enter(call);
+  CommInfo pi;
+  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  Comm* created = nullptr;
+  if (int e = create_comm(me, comm, pi, call, pi.comm->members(), true, newcomm, &created)) return e;
+  if (pi.comm->cart) created->cart = std::make_unique<CartTopology>(*pi.comm->cart);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_split(TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
+  return split("MPI_Comm_split", comm, color, key, newcomm);
+}
+
+int TMPI_Comm_split_type(TMPI_Comm comm, int split_type, int key, TMPI_Info info, TMPI_Comm* newcomm) {
+  (void)info;
+  const char* call = "MPI_Comm_split_type";
+  Subrank* me = enter(call);
+  if (split_type != TMPI_COMM_TYPE_SHARED && split_type != TMPI_UNDEFINED)
+    return mpi_error(me, comm, TMPI_ERR_ARG, call,
+                     "unknown split type %d (MPI_COMM_TYPE_SHARED and MPI_UNDEFINED are supported)", split_type);
+  // Shared memory = the subranks of one process.
+  int color = split_type == TMPI_UNDEFINED ? TMPI_UNDEFINED : Runtime::get().layout.proc_of(me->world);
+  return split(call, comm, color, key, newcomm);
+}
+
+int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
+  const char* call = "MPI_Comm_create";
+  Subrank* me = enter(call);
+  CommInfo pi;
+  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  for (int w : g->world)
+    if (pi.comm->from_world(w) == TMPI_UNDEFINED)
+      return mpi_error(me, comm, TMPI_ERR_GROUP, call, "the group holds world rank %d, which is not in %s", w,
+                       comm_name(comm));
+  bool member = g->rank_of_world(me->world) != TMPI_UNDEFINED;
+  return create_comm(me, comm, pi, call, g->world, member, newcomm);
+}
+
+int TMPI_Comm_free(TMPI_Comm* comm) {
+  const char* call = "MPI_Comm_free";
+  Subrank* me = enter(call);
+  Comm* c = me->handles.comm(*comm);
+  if (!c) return bad_comm(me, call, *comm);
+  if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
+    return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be freed", comm_name(*comm));
+  if (c->p2p_ctx < kMaxContexts) {
+    me->handles.used_contexts.reset(static_cast<std::size_t>(c->p2p_ctx));
+    me->handles.used_contexts.reset(static_cast<std::size_t>(c->coll_ctx));
+  }
+  // Requests still pending on it hold their own reference.
+  me->handles.comms[static_cast<std::size_t>(*comm)].reset();
+  *comm = TMPI_COMM_NULL;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
+  Subrank* me = enter("MPI_Comm_compare");
+  const Comm* a = me->handles.comm(comm1);
+  const Comm* b = me->handles.comm(comm2);
+  if (!a) return bad_comm(me, "MPI_Comm_compare", comm1);
+  if (!b) return bad_comm(me, "MPI_Comm_compare", comm2);
+  if (comm1 == comm2) {
+    *result = TMPI_IDENT;
+    return TMPI_SUCCESS;
+  }
+  int r = compare_members(a->members(), b->members());
+  *result = r == TMPI_IDENT ? TMPI_CONGRUENT : r;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_group(TMPI_Comm comm, TMPI_Group* group) {
+  Subrank* me = enter("MPI_Comm_group");
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_group", comm);
+  *group = new_group(me, c->members());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_size(TMPI_Group group, int* size) {
+  Subrank* me = enter("MPI_Group_size");
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, "MPI_Group_size", group);
+  *size = static_cast<int>(g->world.size());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_rank(TMPI_Group group, int* rank) {
+  Subrank* me = enter("MPI_Group_rank");
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, "MPI_Group_rank", group);
+  *rank = g->rank_of_world(me->world);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_incl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
+  const char* call = "MPI_Group_incl";
+  Subrank* me = enter(call);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  if (int e = check_ranks(me, call, *g, n, ranks)) return e;
+  std::vector<int> world;
+  for (int i = 0; i < n; ++i) world.push_back(g->world[static_cast<std::size_t>(ranks[i])]);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_excl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
+  const char* call = "MPI_Group_excl";
+  Subrank* me = enter(call);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  if (int e = check_ranks(me, call, *g, n, ranks)) return e;
+  std::vector<bool> drop(g->world.size(), false);
+  for (int i = 0; i < n; ++i) drop[static_cast<std::size_t>(ranks[i])] = true;
+  std::vector<int> world;
+  for (std::size_t r = 0; r < g->world.size(); ++r)
+    if (!drop[r]) world.push_back(g->world[r]);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_range_incl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
+  const char* call = "MPI_Group_range_incl";
+  Subrank* me = enter(call);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  std::vector<int> ranks;
+  if (int e = range_ranks(me, call, *g, n, ranges, &ranks)) return e;
+  std::vector<int> world;
+  for (int r : ranks) world.push_back(g->world[static_cast<std::size_t>(r)]);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_range_excl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
+  const char* call = "MPI_Group_range_excl";
+  Subrank* me = enter(call);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  std::vector<int> ranks;
+  if (int e = range_ranks(me, call, *g, n, ranges, &ranks)) return e;
+  return TMPI_Group_excl(group, static_cast<int>(ranks.size()), ranks.data(), newgroup);
+}
+
+int TMPI_Group_translate_ranks(TMPI_Group group1, int n, const int ranks1[], TMPI_Group group2, int ranks2[]) {
+  const char* call = "MPI_Group_translate_ranks";
+  Subrank* me = enter(call);
+  const Group* a = me->handles.group(group1);
+  const Group* b = me->handles.group(group2);
+  if (!a) return bad_group(me, call, group1);
+  if (!b) return bad_group(me, call, group2);
+  for (int i = 0; i < n; ++i) {
+    int r = ranks1[i];
+    if (r == TMPI_PROC_NULL) {
+      ranks2[i] = TMPI_PROC_NULL;
+      continue;
+    }
+    if (r < 0 || r >= static_cast<int>(a->world.size()))
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_RANK, call, "rank %d is not in the first group (size %zu)", r,
+                       a->world.size());
+    ranks2[i] = b->rank_of_world(a->world[static_cast<std::size_t>(r)]);
+  }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_compare(TMPI_Group group1, TMPI_Group group2, int* result) {
+  Subrank* me = enter("MPI_Group_compare");
+  const Group* a = me->handles.group(group1);
+  const Group* b = me->handles.group(group2);
+  if (!a) return bad_group(me, "MPI_Group_compare", group1);
+  if (!b) return bad_group(me, "MPI_Group_compare", group2);
+  *result = compare_members(a->world, b->world);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_union(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
+  Subrank* me = enter("MPI_Group_union");
+  const Group* a = me->handles.group(group1);
+  const Group* b = me->handles.group(group2);
+  if (!a) return bad_group(me, "MPI_Group_union", group1);
+  if (!b) return bad_group(me, "MPI_Group_union", group2);
+  std::vector<int> world(a->world);
+  for (int w : b->world)
+    if (a->rank_of_world(w) == TMPI_UNDEFINED) world.push_back(w);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_intersection(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
+  Subrank* me = enter("MPI_Group_intersection");
+  const Group* a = me->handles.group(group1);
+  const Group* b = me->handles.group(group2);
+  if (!a) return bad_group(me, "MPI_Group_intersection", group1);
+  if (!b) return bad_group(me, "MPI_Group_intersection", group2);
+  std::vector<int> world;
+  for (int w : a->world)
+    if (b->rank_of_world(w) != TMPI_UNDEFINED) world.push_back(w);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_difference(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
+  Subrank* me = enter("MPI_Group_difference");
+  const Group* a = me->handles.group(group1);
+  const Group* b = me->handles.group(group2);
+  if (!a) return bad_group(me, "MPI_Group_difference", group1);
+  if (!b) return bad_group(me, "MPI_Group_difference", group2);
+  std::vector<int> world;
+  for (int w : a->world)
+    if (b->rank_of_world(w) == TMPI_UNDEFINED) world.push_back(w);
+  *newgroup = new_group(me, std::move(world));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Group_free(TMPI_Group* group) {
+  Subrank* me = enter("MPI_Group_free");
+  if (!me->handles.group(*group)) return bad_group(me, "MPI_Group_free", *group);
+  if (*group != TMPI_GROUP_EMPTY) me->handles.groups[static_cast<std::size_t>(*group)].reset();
+  *group = TMPI_GROUP_NULL;
+  return TMPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,127 @@
+// Communicators and groups of the virtual MPI, as one subrank sees them.
+//
+// Handles are per subrank (as handles are per process in MPI): each subrank
+// has its own table, so no lock is needed. MPI_COMM_WORLD (1) and
+// MPI_COMM_SELF (2) are in every table; MPI_GROUP_EMPTY is group 1.
+//
+// Context ids: every communicator has two, one for point-to-point and one for
+// collectives, so their messages never match each other. MPI_COMM_WORLD has
+// 0 and 1. A new communicator takes the lowest pair that is free at every
+// member of its parent (an MPI_Allreduce of free masks over the parent, as
+// MPICH does), so disjoint results of one split share a pair. Ids travel
+// between processes in the real tag, which bounds how many communicators can
+// exist at once (Transport::remote_contexts()). MPI_COMM_SELF and its
+// duplicates never leave the subrank and use ids above that range.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <bitset>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tucana::mpi {
+
+struct Subrank;
+
+// The most context ids any configuration uses (128 communicators).
+constexpr int kMaxContexts = 256;
+// Ids at and above this are private to one subrank (size-1 communicators).
+constexpr int kPrivateContextBase = 1 << 20;
+
+struct CartTopology {
+  std::vector<int> dims;
+  std::vector<int> periods;  // 0 or 1 per dimension
+};
+
+struct Comm {
+  int size = 0;
+  int rank = 0;
+  int p2p_ctx = 0;
+  int coll_ctx = 0;
+  // rank -> world rank; empty for MPI_COMM_WORLD, where they are equal.
+  std::vector<int> world_of;
+  // (world rank, rank) sorted by world rank, for the reverse lookup.
+  std::vector<std::pair<int, int>> rank_of;
+  std::unique_ptr<CartTopology> cart;
+  TMPI_Errhandler errhandler = TMPI_ERRORS_ARE_FATAL;
+  std::string name;
+  // Collective calls made on this communicator so far: every member makes
+  // them in the same order, so the count tells one call's messages from
+  // those of another still running (non-blocking collectives).
+  unsigned collective_seq = 0;
+
+  int to_world(int r) const { return world_of.empty() ? r : world_of[static_cast<std::size_t>(r)]; }
+  // The rank of world rank `w`, or MPI_UNDEFINED if it is not a member.
+  int from_world(int w) const;
+  // The members as world ranks, in rank order.
+  std::vector<int> members() const;
+};
+using CommPtr = std::shared_ptr<Comm>;
+
+struct Group {
+  std::vector<int> world;  // rank in the group -> world rank
+  int rank_of_world(int w) const;
+};
+
+// One subrank's communicators and groups.
+struct Handles {
+  std::vector<CommPtr> comms;                    // index = handle
+  std::vector<std::unique_ptr<Group>> groups;    // index = handle
+  std::bitset<kMaxContexts> used_contexts;       // ids held by this subrank's communicators
+  int next_private_context = kPrivateContextBase + 2;
+
+  // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
+  // of `world_size`.
+  void init(int world, int world_size);
+  const Comm* comm(TMPI_Comm h) const {
+    return h > 0 && static_cast<std::size_t>(h) < comms.size() ? comms[static_cast<std::size_t>(h)].get() : nullptr;
+  }
+  Comm* comm(TMPI_Comm h) {
+    return h > 0 && static_cast<std::size_t>(h) < comms.size() ? comms[static_cast<std::size_t>(h)].get() : nullptr;
+  }
+  TMPI_Comm add(CommPtr c);
+  const Group* group(TMPI_Group h) const {
+    return h > 0 && static_cast<std::size_t>(h) < groups.size() ? groups[static_cast<std::size_t>(h)].get() : nullptr;
+  }
+  TMPI_Group add(std::unique_ptr<Group> g);
+};
+
+// What a call needs of a communicator, resolved once.
+struct CommInfo {
+  int size;
+  int rank;
+  int p2p_ctx;
+  int coll_ctx;
+  Comm* comm;
+};
+// Describes `comm` as seen by `me`; false if it is not a valid communicator.
+bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out);
+// Rank `rank` of `comm` as a world rank.
+int to_world(const Subrank* me, TMPI_Comm comm, int rank);
+// World rank `world` as a rank of `comm` (MPI_ANY_SOURCE and MPI_PROC_NULL
+// pass through; MPI_UNDEFINED for a non-member).
+int from_world(const Subrank* me, TMPI_Comm comm, int world);
+// The communicator's name for messages: "MPI_COMM_WORLD", or its
+// MPI_Comm_set_name name, or "communicator N".
+const char* comm_name(TMPI_Comm comm);
+// The error handler of `comm` at `me` (MPI_ERRORS_ARE_FATAL if invalid).
+TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm);
+
+// Creates the communicator of `members` (world ranks, in rank order) with a
+// context pair agreed over `parent` (described by `pi`). Collective over
+// `parent`; a subrank that is not a member (`member` false) gets
+// MPI_COMM_NULL. `created`, if given, receives the new object (or null).
+int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
+                bool member, TMPI_Comm* newcomm, Comm** created = nullptr);
+// The members of `parent` whose color is `color`, ordered by (key, parent
+// rank), as world ranks (MPI_Comm_split's rule). Collective over `parent`.
+int split_members(Subrank* me, TMPI_Comm parent, const CommInfo& pi, int color, int key, std::vector<int>* out);
+// The neighbours of `c`'s rank on its Cartesian grid in MPI's order (per
+// dimension: at -1, then at +1; MPI_PROC_NULL off a non-periodic edge).
+// False if `c` has no Cartesian topology.
+bool cart_neighbors(const Comm& c, std::vector<int>* out);
+
+}  // namespace tucana::mpi

@@ -1,0 +1,241 @@
+// Non-blocking collectives (MPI_I...): the blocking algorithm runs on a
+// helper fiber of the subrank, and the request completes when it returns.
+//
+// The call's sequence number is drawn here, in the order the program makes
+// its collective calls (which MPI requires to be the same at every member),
+// so the helper's messages never meet those of another collective even when
+// several run at once on one communicator. The helper is one more fiber on
+// the subrank's worker: while it waits for messages, the subrank and its
+// siblings compute.
+#include <tucana/tmpi.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "mpi/collectives_api.h"
+#include "sched/scheduler.h"
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+namespace {
+
+// Helpers run collective algorithms (their buffers are on the heap) and
+// user reduction functions: a modest stack is plenty.
+constexpr std::size_t kHelperStack = 1u << 20;
+
+struct Task {
+  Call call;
+  Request* request;
+  std::function<int(const Call&)> body;
+};
+
+void run_task(void* arg) {
+  std::unique_ptr<Task> task(static_cast<Task*>(arg));
+  int err = task->body(task->call);
+  Request* r = task->request;
+  task.reset();  // the arguments are no longer needed when the request completes
+  r->error = err;
+  r->on_complete(r);
+}
+
+int launch(const Call& call, TMPI_Request* request, std::function<int(const Call&)> body) {
+  if (!request) return mpi_error(call.me, call.comm, TMPI_ERR_REQUEST, call.name, "null request pointer");
+  auto* r = new Request;
+  init_request(r, call.me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, call.info.coll_ctx);
+  r->collective = true;
+  r->origin = call.name;
+  r->comm = call.comm;
+  r->peer_rank = TMPI_PROC_NULL;
+  start_detached(r);
+  *request = r;
+  Runtime& rt = Runtime::get();
+  auto* task = new Task{call, r, std::move(body)};
+  fiber::Fiber* f = rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack),
+                                                  std::string(call.name) + " of subrank " + std::to_string(call.me->world));
+  f->user = call.me;  // MPI calls made on it belong to the subrank
+  f->trace_id = call.me->world;
+  return TMPI_SUCCESS;
+}
+
+std::vector<int> copy_of(const int* a, int n) {
+  return a ? std::vector<int>(a, a + std::max(n, 0)) : std::vector<int>();
+}
+
+}  // namespace
+
+#define TMPI_IBEGIN(NAME, COMM)                \
+  Call call;                                   \
+  int begin_error = 0;                         \
+  if (!begin_call(NAME, COMM, &call, &begin_error)) return begin_error
+
+extern "C" {
+
+int TMPI_Ibarrier(TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ibarrier", comm);
+  return launch(call, request, [](const Call& c) { return do_barrier(c); });
+}
+
+int TMPI_Ibcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ibcast", comm);
+  return launch(call, request, [=](const Call& c) { return do_bcast(c, buffer, count, type, root); });
+}
+
+int TMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
+                 TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ireduce", comm);
+  return launch(call, request, [=](const Call& c) { return do_reduce(c, sendbuf, recvbuf, count, type, op, root); });
+}
+
+int TMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
+                    TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iallreduce", comm);
+  return launch(call, request, [=](const Call& c) { return do_allreduce(c, sendbuf, recvbuf, count, type, op); });
+}
+
+int TMPI_Igather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Igather", comm);
+  return launch(call, request, [=](const Call& c) {
+    return do_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Igatherv", comm);
+  bool root_side = call.info.rank == root;  // only the root's arrays are significant
+  auto rc = copy_of(root_side ? recvcounts : nullptr, call.info.size);
+  auto rd = copy_of(root_side ? displs : nullptr, call.info.size);
+  return launch(call, request, [=](const Call& c) {
+    return do_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, root);
+  });
+}
+
+int TMPI_Iscatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iscatter", comm);
+  return launch(call, request, [=](const Call& c) {
+    return do_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int TMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], TMPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm,
+                   TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iscatterv", comm);
+  bool root_side = call.info.rank == root;
+  auto sc = copy_of(root_side ? sendcounts : nullptr, call.info.size);
+  auto sd = copy_of(root_side ? displs : nullptr, call.info.size);
+  return launch(call, request, [=](const Call& c) {
+    return do_scatterv(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int TMPI_Iallgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iallgather", comm);
+  auto rc = uniform_counts(call.info.size, recvcount), rd = strided_displs(call.info.size, recvcount);
+  return launch(call, request, [=](const Call& c) {
+    return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
+  });
+}
+
+int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
+                     TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iallgatherv", comm);
+  auto rc = copy_of(recvcounts, call.info.size), rd = copy_of(displs, call.info.size);
+  return launch(call, request, [=](const Call& c) {
+    return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
+  });
+}
+
+int TMPI_Ialltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ialltoall", comm);
+  return launch(call, request, [=](const Call& c) {
+    return do_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  });
+}
+
+int TMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
+                    void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
+                    TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ialltoallv", comm);
+  int n = call.info.size;
+  bool in_place = sendbuf == TMPI_IN_PLACE;
+  auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
+  auto rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n);
+  return launch(call, request, [=](const Call& c) {
+    return do_alltoallv(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype);
+  });
+}
+
+int TMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const TMPI_Datatype sendtypes[],
+                    void* recvbuf, const int recvcounts[], const int rdispls[], const TMPI_Datatype recvtypes[],
+                    TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ialltoallw", comm);
+  int n = call.info.size;
+  bool in_place = sendbuf == TMPI_IN_PLACE;
+  auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
+  auto st = copy_of(in_place ? nullptr : sendtypes, n);
+  auto rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n), rt = copy_of(recvtypes, n);
+  return launch(call, request, [=](const Call& c) {
+    return do_alltoallw(c, sendbuf, sc.data(), sd.data(), st.data(), recvbuf, rc.data(), rd.data(), rt.data(), true);
+  });
+}
+
+int TMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], TMPI_Datatype type, TMPI_Op op,
+                         TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ireduce_scatter", comm);
+  auto rc = copy_of(recvcounts, call.info.size);
+  return launch(call, request,
+                [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
+}
+
+int TMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, TMPI_Datatype type, TMPI_Op op,
+                               TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ireduce_scatter_block", comm);
+  auto rc = uniform_counts(call.info.size, recvcount);
+  return launch(call, request,
+                [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
+}
+
+int TMPI_Iscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
+               TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iscan", comm);
+  return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, false); });
+}
+
+int TMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
+                 TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Iexscan", comm);
+  return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, true); });
+}
+
+int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ineighbor_allgather", comm);
+  int k = neighbor_count(call);
+  auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
+  auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  return launch(call, request, [=](const Call& c) {
+    return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
+  });
+}
+
+int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ineighbor_alltoall", comm);
+  int k = neighbor_count(call);
+  auto sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
+  auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  return launch(call, request, [=](const Call& c) {
+    return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
+  });
+}
+
+}  // extern "C"
