@@ -954,6 +954,30 @@ int TMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
   return do_neighbor(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, false);
 }
 
+int TMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, TMPI_Datatype type, TMPI_Op op) {
+  const char* call = "MPI_Reduce_local";
+  Subrank* me = enter(call);
+  std::size_t bytes;
+  TypeMapPtr map;
+  if (int e = check_buffer(me, TMPI_COMM_WORLD, call, count, type, &map, &bytes)) return e;
+  Reduction red;
+  if (int e = make_reduction(me, TMPI_COMM_WORLD, call, op, type, count, *map, &red)) return e;
+  Flat in(inbuf, sz(count), map, true);
+  Flat inout(inoutbuf, sz(count), map, true);
+  red.apply(in.data(), inout.data());
+  inout.store();
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Op_commutative(TMPI_Op op, int* commute) {
+  Subrank* me = enter("MPI_Op_commutative");
+  if (!op_name(op)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OP, "MPI_Op_commutative", "invalid operation %d", op);
+  bool c = true;
+  user_op(op, &c);
+  *commute = c;
+  return TMPI_SUCCESS;
+}
+
 int TMPI_Op_create(TMPI_User_function* function, int commute, TMPI_Op* op) {
   enter("MPI_Op_create");
   *op = create_user_op(function, commute != 0);

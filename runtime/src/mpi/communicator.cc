@@ -380,6 +380,11 @@ int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   return TMPI_SUCCESS;
 }
 
+int TMPI_Comm_dup_with_info(TMPI_Comm comm, TMPI_Info info, TMPI_Comm* newcomm) {
+  (void)info;  // no hints are used
+  return TMPI_Comm_dup(comm, newcomm);
+}
+
 int TMPI_Comm_split(TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
   return split("MPI_Comm_split", comm, color, key, newcomm);
 }

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "mpi/datatype.h"
@@ -110,6 +111,26 @@ double TMPI_Wtime(void) {
 
 double TMPI_Wtick(void) {
   return std::chrono::duration<double>(std::chrono::steady_clock::duration(1)).count();
+}
+
+int TMPI_Pcontrol(const int level, ...) {
+  (void)level;  // no profiling library to talk to
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Alloc_mem(TMPI_Aint size, TMPI_Info info, void* baseptr) {
+  (void)info;
+  Subrank* me = enter("MPI_Alloc_mem");
+  void* p = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  if (!p) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, "MPI_Alloc_mem", "out of memory (%ld bytes)", static_cast<long>(size));
+  *static_cast<void**>(baseptr) = p;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Free_mem(void* base) {
+  enter("MPI_Free_mem");
+  std::free(base);
+  return TMPI_SUCCESS;
 }
 
 }  // extern "C"

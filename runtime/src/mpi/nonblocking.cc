@@ -238,4 +238,28 @@ int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype se
   });
 }
 
+int TMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
+                              const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
+                              TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ineighbor_allgatherv", comm);
+  int k = neighbor_count(call);
+  auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
+  auto rc = copy_of(recvcounts, k), rd = copy_of(displs, k);
+  return launch(call, request, [=](const Call& c) {
+    return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
+  });
+}
+
+int TMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
+                             TMPI_Comm comm, TMPI_Request* request) {
+  TMPI_IBEGIN("MPI_Ineighbor_alltoallv", comm);
+  int k = neighbor_count(call);
+  auto sc = copy_of(sendcounts, k), sd = copy_of(sdispls, k);
+  auto rc = copy_of(recvcounts, k), rd = copy_of(rdispls, k);
+  return launch(call, request, [=](const Call& c) {
+    return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
+  });
+}
+
 }  // extern "C"
