@@ -85,6 +85,7 @@ class Transport {
   int real_tag_bits() const { return real_tag_bits_; }
   // How many context ids can travel between processes (ids 0 .. n-1).
   int remote_contexts() const { return 1 << context_bits_; }
+  int context_bits() const { return context_bits_; }
 
   // Called for each message from another process, in arrival order, with the
   // transport lock held. It must eventually receive every message it is

@@ -52,9 +52,9 @@ const char* tag_limit_note() {
   if (rt.layout.nprocs > 1)
     std::snprintf(note, sizeof note,
                   "tags go from 0 to MPI_TAG_UB = %d (Tucana keeps 2 x %d bits of the underlying "
-                  "MPI's %d-bit tag for the ids of up to %d subranks per process)",
-                  rt.transport.user_tag_ub(), rt.transport.subrank_bits(),
-                  rt.transport.real_tag_bits(), rt.layout.max_local_count());
+                  "MPI's %d-bit tag for the ids of up to %d subranks per process, and %d for communicator ids)",
+                  rt.transport.user_tag_ub(), rt.transport.subrank_bits(), rt.transport.real_tag_bits(),
+                  rt.layout.max_local_count(), rt.transport.context_bits());
   else
     std::snprintf(note, sizeof note, "tags go from 0 to MPI_TAG_UB = %d", rt.transport.user_tag_ub());
   return note;
