@@ -9,8 +9,9 @@
 # native build, under the system MPI; --oversubscribe is added when MPIRUN
 # is Open MPI's) and then VIRTUAL_COMMAND (e.g. "tucana-run -np 2 --vf 2
 # ./jacobi2d", with the same total rank count and program arguments).
-# Both must exit 0, and the lines that start with "residual", "checksum" or
-# "iter <k> residual" must be present and byte-identical in both outputs.
+# Both must exit 0, the native output must have at least one line that
+# starts with "residual", "checksum" or "iter <k> residual" (any of the
+# kinds), and those lines must be byte-identical in both outputs.
 # Builds nothing.
 usage() {
     echo "usage: compare_native.sh -np N --launcher MPIRUN [--launcher-args ARGS] --native PROGRAM [--args ARGS] -- VIRTUAL_COMMAND..." >&2
@@ -70,7 +71,7 @@ if [ "$vstatus" -ne 0 ]; then
     echo "compare_native: FAILED: virtual run exited with status $vstatus"
     failed=1
 fi
-if ! grep -q '^checksum ' "$tmp/native.res" || ! grep -q '^residual ' "$tmp/native.res"; then
+if [ ! -s "$tmp/native.res" ]; then
     echo "compare_native: FAILED: native output has no residual/checksum lines"
     failed=1
 fi
