@@ -2,6 +2,7 @@
 #include "mpi/collective.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "mpi/datatype.h"
 #include "sched/scheduler.h"
@@ -205,6 +206,61 @@ std::unique_ptr<Piece> Piece::at_bytes(const void* base, std::ptrdiff_t byte_off
     if (load && count) pack(p->addr_, count, *map, p->staging_.data());
   }
   return p;
+}
+
+namespace {
+// Buffers below this size are allocated per call (cheap, from the thread's
+// cache); larger ones are pooled, up to kPoolBytes in all.
+constexpr std::size_t kPooledFrom = 16 * 1024;
+constexpr std::size_t kPoolBytes = 256u << 20;
+
+struct ScratchPool {
+  std::mutex mutex;
+  std::vector<std::pair<std::size_t, char*>> free;  // (capacity, buffer)
+  std::size_t held = 0;
+};
+ScratchPool& pool() {
+  static ScratchPool* p = new ScratchPool;  // never destroyed: helpers may run at exit
+  return *p;
+}
+}  // namespace
+
+Scratch::Scratch(std::size_t bytes) {
+  if (bytes < kPooledFrom) {
+    data_ = new char[bytes ? bytes : 1];
+    return;
+  }
+  ScratchPool& p = pool();
+  {
+    std::lock_guard<std::mutex> lock(p.mutex);
+    std::size_t best = p.free.size();
+    for (std::size_t i = 0; i < p.free.size(); ++i)
+      if (p.free[i].first >= bytes && (best == p.free.size() || p.free[i].first < p.free[best].first)) best = i;
+    if (best < p.free.size()) {
+      capacity_ = p.free[best].first;
+      data_ = p.free[best].second;
+      p.free.erase(p.free.begin() + static_cast<std::ptrdiff_t>(best));
+      p.held -= capacity_;
+      return;
+    }
+  }
+  capacity_ = bytes;
+  data_ = new char[bytes];
+}
+
+Scratch::~Scratch() {
+  if (capacity_ == 0) {
+    delete[] data_;
+    return;
+  }
+  ScratchPool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.held + capacity_ > kPoolBytes) {
+    delete[] data_;
+    return;
+  }
+  p.free.emplace_back(capacity_, data_);
+  p.held += capacity_;
 }
 
 void Piece::store() {

@@ -155,6 +155,22 @@ class Piece {
   bool copied_ = false;
 };
 
+// Scratch memory for one collective call. Large buffers come from a
+// process-wide pool and go back to it: a fresh 1 MiB allocation is a fresh
+// mapping in glibc, and its page faults cost more than the reduction itself.
+class Scratch {
+ public:
+  explicit Scratch(std::size_t bytes);
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  char* data() const { return data_; }
+
+ private:
+  char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
 // --- algorithms on contiguous bytes (collectives.cc) ---
 void barrier(Collective& c);
 void bcast(Collective& c, void* buf, std::size_t bytes, int root);

@@ -122,90 +122,96 @@ void bcast(Collective& c, void* buf, std::size_t bytes, int root) {
 void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& red, int root, std::size_t bytes) {
   int n = c.size(), r = c.rank();
   if (!red.commute && root != 0) {
-    std::vector<char> result(bytes);
+    Scratch result(bytes);
     reduce(c, sendbuf, r == 0 ? result.data() : nullptr, red, 0, bytes);
     if (r == 0) c.send(result.data(), bytes, root, kTagReduce);
     if (r == root) c.recv(recvbuf, bytes, 0, kTagReduce);
     return;
   }
   int vr = (r - root + n) % n;
-  std::vector<char> acc(static_cast<const char*>(sendbuf), static_cast<const char*>(sendbuf) + bytes);
-  std::vector<char> tmp(bytes);
+  Scratch a(bytes), b(bytes);
+  char* acc = a.data();
+  char* tmp = b.data();
+  if (bytes) std::memcpy(acc, sendbuf, bytes);
   for (int mask = 1; mask < n; mask <<= 1) {
     if ((vr & mask) == 0) {
       int src = vr | mask;
       if (src < n) {
-        c.recv(tmp.data(), bytes, (src + root) % n, kTagReduce);
-        red.apply(acc.data(), tmp.data());
-        acc.swap(tmp);
+        c.recv(tmp, bytes, (src + root) % n, kTagReduce);
+        red.apply(acc, tmp);  // tmp = acc OP tmp
+        std::swap(acc, tmp);
       }
     } else {
-      c.send(acc.data(), bytes, ((vr & ~mask) + root) % n, kTagReduce);
+      c.send(acc, bytes, ((vr & ~mask) + root) % n, kTagReduce);
       return;
     }
   }
-  if (bytes) std::memcpy(recvbuf, acc.data(), bytes);
+  if (bytes) std::memcpy(recvbuf, acc, bytes);
 }
 
 namespace {
 
-// inout = lower OP higher, where `mine` says whether inout is the lower one.
-void combine(const Reduction& red, std::vector<char>& inout, std::vector<char>& other, bool mine_is_lower) {
+// data = lower OP higher, where `mine_is_lower` says whether data is the
+// lower rank's part; `other` is scratch afterwards.
+void combine(const Reduction& red, char* data, char* other, std::size_t bytes, bool mine_is_lower) {
   if (mine_is_lower) {
-    red.apply(inout.data(), other.data());  // other = inout OP other
-    inout.swap(other);
+    red.apply(data, other);  // other = data OP other
+    if (bytes) std::memcpy(data, other, bytes);
   } else {
-    red.apply(other.data(), inout.data());  // inout = other OP inout
+    red.apply(other, data);  // data = other OP data
   }
 }
 
 // Folds a non-power-of-two size into pof2 participants (ranks below 2*rem
 // pair up, the odd one keeps the pair's data); returns the new rank, or -1
 // for a rank that sits out until unfold().
-int fold(Collective& c, std::vector<char>& data, const Reduction& red, int pof2, int kind) {
+int fold(Collective& c, char* data, char* tmp, std::size_t bytes, const Reduction& red, int pof2, int kind) {
   int r = c.rank(), rem = c.size() - pof2;
   if (r >= 2 * rem) return r - rem;
-  std::vector<char> tmp(data.size());
   if (r % 2 == 0) {
-    c.send(data.data(), data.size(), r + 1, kind);
+    c.send(data, bytes, r + 1, kind);
     return -1;
   }
-  c.recv(tmp.data(), tmp.size(), r - 1, kind);
-  combine(red, data, tmp, false);
+  c.recv(tmp, bytes, r - 1, kind);
+  red.apply(tmp, data);  // data = lower OP data
   return r / 2;
 }
 
 int real_rank(int newrank, int rem) { return newrank < rem ? newrank * 2 + 1 : newrank + rem; }
 
-void unfold(Collective& c, std::vector<char>& data, int pof2, int kind) {
+void unfold(Collective& c, char* data, std::size_t bytes, int pof2, int kind) {
   int r = c.rank(), rem = c.size() - pof2;
   if (r >= 2 * rem) return;
-  if (r % 2) c.send(data.data(), data.size(), r - 1, kind);
-  else c.recv(data.data(), data.size(), r + 1, kind);
+  if (r % 2) c.send(data, bytes, r - 1, kind);
+  else c.recv(data, bytes, r + 1, kind);
 }
 
-void allreduce_recursive_doubling(Collective& c, std::vector<char>& data, const Reduction& red, int pof2) {
+void allreduce_recursive_doubling(Collective& c, char* data, char* tmp, std::size_t bytes, const Reduction& red,
+                                  int pof2) {
   int rem = c.size() - pof2;
-  int newrank = fold(c, data, red, pof2, kTagAllreduce);
+  int newrank = fold(c, data, tmp, bytes, red, pof2, kTagAllreduce);
   if (newrank >= 0) {
-    std::vector<char> tmp(data.size());
     for (int mask = 1; mask < pof2; mask <<= 1) {
       int dst = real_rank(newrank ^ mask, rem);
-      c.sendrecv(data.data(), data.size(), dst, tmp.data(), tmp.size(), dst, kTagAllreduce);
-      combine(red, data, tmp, c.rank() < dst);
+      c.sendrecv(data, bytes, dst, tmp, bytes, dst, kTagAllreduce);
+      combine(red, data, tmp, bytes, c.rank() < dst);
     }
   }
-  unfold(c, data, pof2, kTagAllreduce);
+  unfold(c, data, bytes, pof2, kTagAllreduce);
 }
 
-// Rabenseifner: after folding, recursive halving leaves part `newrank` of
-// the result at each participant; recursive doubling gathers the parts.
+// Rabenseifner: after folding, recursive halving leaves one part of the
+// result at each participant; recursive doubling gathers the parts back.
 // Each part is combined at one place only, so every rank gets its bits.
-void allreduce_rabenseifner(Collective& c, std::vector<char>& data, const Reduction& red, int pof2) {
+// The halving goes from near partners to far ones: subranks of one process
+// have neighbouring ranks, so the big first exchanges stay inside a process
+// and only 1/pof2-th of the data crosses to another process.
+void allreduce_rabenseifner(Collective& c, char* data, char* tmp, std::size_t bytes, const Reduction& red, int pof2) {
   int rem = c.size() - pof2;
-  int newrank = fold(c, data, red, pof2, kTagAllreduce);
+  int newrank = fold(c, data, tmp, bytes, red, pof2, kTagAllreduce);
   if (newrank >= 0) {
     const std::size_t elements = red.elements(), esize = red.element_size();
+    // Parts [first, first + count) as an element range.
     auto parts = [&](int first, int count, std::size_t* e0, std::size_t* ecount) {
       std::size_t b0, l0, b1, l1;
       part_range(elements, pof2, first, &b0, &l0);
@@ -213,33 +219,35 @@ void allreduce_rabenseifner(Collective& c, std::vector<char>& data, const Reduct
       *e0 = b0;
       *ecount = b1 + l1 - b0;
     };
-    std::vector<char> tmp(data.size());
+    struct Step { int keep_lo, send_lo, half; };
+    std::vector<Step> steps;
     int lo = 0, count = pof2;
-    for (int mask = pof2 / 2; mask > 0; mask /= 2) {
+    for (int mask = 1; mask < pof2; mask <<= 1) {
       int dst = real_rank(newrank ^ mask, rem);
       int half = count / 2;
       bool keep_lower = (newrank & mask) == 0;
-      int keep_lo = keep_lower ? lo : lo + half, send_lo = keep_lower ? lo + half : lo;
+      Step st{keep_lower ? lo : lo + half, keep_lower ? lo + half : lo, half};
       std::size_t ke, kn, se, sn;
-      parts(keep_lo, half, &ke, &kn);
-      parts(send_lo, half, &se, &sn);
-      c.sendrecv(data.data() + se * esize, sn * esize, dst, tmp.data() + ke * esize, kn * esize, dst, kTagAllreduce);
-      // Commutative here: the order of the two operands is fixed anyway.
-      red.apply_part(tmp.data(), data.data(), ke, kn);
-      lo = keep_lo;
+      parts(st.keep_lo, half, &ke, &kn);
+      parts(st.send_lo, half, &se, &sn);
+      c.sendrecv(data + se * esize, sn * esize, dst, tmp + ke * esize, kn * esize, dst, kTagAllreduce);
+      // Commutative here: each part is combined at one place, so the
+      // operand order cannot differ between ranks.
+      red.apply_part(tmp, data, ke, kn);
+      steps.push_back(st);
+      lo = st.keep_lo;
       count = half;
     }
-    for (int mask = 1; mask < pof2; mask <<= 1) {
-      int dst = real_rank(newrank ^ mask, rem);
-      int mine_lo = newrank & ~(mask - 1), theirs_lo = (newrank ^ mask) & ~(mask - 1);
-      std::size_t me0, mn, te0, tn;
-      parts(mine_lo, mask, &me0, &mn);
-      parts(theirs_lo, mask, &te0, &tn);
-      c.sendrecv(data.data() + me0 * esize, mn * esize, dst, data.data() + te0 * esize, tn * esize, dst,
-                 kTagAllreduce);
+    for (int i = static_cast<int>(steps.size()) - 1; i >= 0; --i) {
+      const Step& st = steps[static_cast<std::size_t>(i)];
+      int dst = real_rank(newrank ^ (1 << i), rem);
+      std::size_t ke, kn, se, sn;
+      parts(st.keep_lo, st.half, &ke, &kn);
+      parts(st.send_lo, st.half, &se, &sn);
+      c.sendrecv(data + ke * esize, kn * esize, dst, data + se * esize, sn * esize, dst, kTagAllreduce);
     }
   }
-  unfold(c, data, pof2, kTagAllreduce);
+  unfold(c, data, bytes, pof2, kTagAllreduce);
 }
 
 }  // namespace
@@ -249,12 +257,12 @@ void allreduce(Collective& c, void* inout, const Reduction& red, std::size_t byt
   if (n == 1) return;
   int pof2 = 1;
   while (pof2 * 2 <= n) pof2 *= 2;
-  std::vector<char> data(static_cast<char*>(inout), static_cast<char*>(inout) + bytes);
+  char* data = static_cast<char*>(inout);
+  Scratch tmp(bytes);
   if (red.commute && bytes >= kLargeAllreduce && red.elements() >= sz(pof2))
-    allreduce_rabenseifner(c, data, red, pof2);
+    allreduce_rabenseifner(c, data, tmp.data(), bytes, red, pof2);
   else
-    allreduce_recursive_doubling(c, data, red, pof2);
-  if (bytes) std::memcpy(inout, data.data(), bytes);
+    allreduce_recursive_doubling(c, data, tmp.data(), bytes, red, pof2);
 }
 
 namespace {
