@@ -28,6 +28,9 @@
  *     (MPI_INT x n, contiguous(n), vector(n, 1, 2) / vector(n, 1, 3) with
  *     holes), pair-dependent counts (some zero) and byte displacements;
  *     holes and gaps stay untouched.
+ *  8. 200 rounds of MPI_Ibarrier + MPI_Iallreduce (helper fibers reused);
+ *     under Tucana also a communicator freed while an MPI_Iallreduce on it
+ *     is pending, with a new communicator's MPI_Allreduce in between.
  *
  * Works for any world size >= 1.  Prints "OK nonblocking_coll" on rank 0.
  */
@@ -951,6 +954,40 @@ static void part_alltoallw(void)
     free(sx);
 }
 
+/* Many short non-blocking collectives back to back (helper fibers finish and
+ * are reused while the subrank runs on), and a communicator freed while a
+ * non-blocking collective on it is still pending: MPI lets the operation
+ * finish, and a communicator created meanwhile must not take its messages. */
+static void part_churn_and_free(void)
+{
+    for (int it = 0; it < 200; it++) {
+        MPI_Request rq[2];
+        int one = 1, sum = -1;
+        MPI_Ibarrier(MPI_COMM_WORLD, &rq[0]);
+        MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+        CHECK(wsize, sum, "Iallreduce in a loop");
+    }
+#ifdef TUCANA
+    /* (Open MPI 4.1.4 itself crashes here: its libnbc progresses the
+     * collective on the freed communicator inside the next MPI_Comm_dup.) */
+    MPI_Comm c, d;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    int mine = wrank + 1, total = -1, total_d = -1;
+    MPI_Request rq;
+    MPI_Iallreduce(&mine, &total, 1, MPI_INT, MPI_SUM, c, &rq);
+    MPI_Comm_free(&c);
+    CHECK(1, c == MPI_COMM_NULL, "MPI_Comm_free sets the handle to MPI_COMM_NULL");
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    int two = 2 * (wrank + 1);
+    MPI_Allreduce(&two, &total_d, 1, MPI_INT, MPI_SUM, d);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    CHECK(wsize * (wsize + 1) / 2, total, "Iallreduce on a freed communicator");
+    CHECK(wsize * (wsize + 1), total_d, "Allreduce on the communicator created after the free");
+    MPI_Comm_free(&d);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -962,6 +999,7 @@ int main(int argc, char **argv)
     part_p2p_interleave();
     part_in_place();
     part_alltoallw();
+    part_churn_and_free();
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (wrank == 0) {

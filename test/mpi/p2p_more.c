@@ -33,6 +33,8 @@
  *     addresses of separate variables, on the send and on the receive side
  *     (different variables and layout, same type signature), with MPI_Send/
  *     MPI_Recv, MPI_Isend/MPI_Irecv and MPI_Sendrecv.
+ *  7. A persistent receive cancelled once, then started again: it receives
+ *     and its status is not cancelled.
  *
  * Works for any world size >= 1 (rank 0 talks to itself at size 1).
  * Prints "OK p2p_more" on rank 0.
@@ -541,6 +543,31 @@ static void part_bottom(void)
     MPI_Type_free(&rt);
 }
 
+/* A persistent receive that was cancelled once and started again receives
+ * normally, and its status no longer says cancelled. */
+static void part_cancel_persistent(void)
+{
+    int buf = -1, flag = -1;
+    MPI_Request pr;
+    MPI_Status st;
+    MPI_Recv_init(&buf, 1, MPI_INT, left, 77, MPI_COMM_WORLD, &pr);
+    MPI_Start(&pr);
+    MPI_Cancel(&pr);
+    MPI_Wait(&pr, &st);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(1, flag, "first start of a persistent receive: cancelled");
+    MPI_Barrier(MPI_COMM_WORLD); /* nobody sends before every cancel is done */
+    MPI_Start(&pr);
+    int v = 1000 + wrank;
+    MPI_Send(&v, 1, MPI_INT, right, 77, MPI_COMM_WORLD);
+    MPI_Wait(&pr, &st);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(0, flag, "second start of a persistent receive: not cancelled");
+    CHECK(1000 + left, buf, "second start of a persistent receive: payload");
+    CHECK(left, st.MPI_SOURCE, "second start of a persistent receive: source");
+    MPI_Request_free(&pr);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -549,6 +576,7 @@ int main(int argc, char **argv)
     part_buffered();
     part_cancel_recv();
     part_cancel_send();
+    part_cancel_persistent();
     part_status();
     part_bottom();
 

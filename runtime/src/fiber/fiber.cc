@@ -30,6 +30,15 @@ Fiber::~Fiber() {
   release_stack(stack_);
 }
 
+void Fiber::restart(Entry entry, void* arg) {
+  assert(finished_);
+  entry_ = entry;
+  arg_ = arg;
+  finished_ = false;
+  context_.asan_fake_stack = nullptr;
+  context_.fctx = bctx::make_fcontext(stack_.top(), stack_.usable, &Fiber::trampoline);
+}
+
 void Fiber::set_exit_hook(ExitHook hook) { g_exit_hook = hook; }
 
 void Fiber::trampoline(bctx::transfer_t t) {

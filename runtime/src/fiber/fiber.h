@@ -64,6 +64,9 @@ class Fiber {
   const Stack& stack() const { return stack_; }
   Context& context() { return context_; }
   bool finished() const { return finished_; }
+  // Makes a finished fiber run entry(arg) from the start again, on the same
+  // stack. Contract: it has finished and has been switched away from.
+  void restart(Entry entry, void* arg);
 
   // Scheduler-owned fields (see sched/): intrusive queue link, home worker,
   // park state, and an opaque pointer for the layer above (the subrank).
@@ -72,7 +75,7 @@ class Fiber {
   std::atomic<int> park_state{0};
   void* user = nullptr;
   int trace_id = -1;  // the number traces show for it (the subrank)
-  bool transient = false;  // deleted when it finishes (Scheduler::spawn_transient)
+  bool transient = false;  // pooled and reused when it finishes (Scheduler::spawn_transient)
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry
   // function and then the exit hook, which must switch away for good.

@@ -19,6 +19,7 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
   }
   // The sequence number wraps within the tag bits left above the kind: a
   // clash needs that many collectives in flight on one communicator at once.
+  out->keep = out->me->handles.comms[static_cast<std::size_t>(comm)];
   int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
   out->seq = static_cast<int>(out->info.comm->collective_seq++ & static_cast<unsigned>(seq_mask));
   return true;
@@ -29,7 +30,7 @@ Collective::Collective(const Call& call) : call_(call) {
   // running a non-blocking collective does not (the subrank waits on the
   // collective's request).
   Subrank* me = call_.me;
-  if (!me->blocked.call && sched::Scheduler::current_fiber() == me->fiber) {
+  if (sched::Scheduler::current_fiber() == me->fiber && !me->blocked.call) {
     me->blocked = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
     marked_ = true;
   }
@@ -49,7 +50,19 @@ void Collective::prepare(Request* r, comm::Operation::Kind kind, const void* buf
   r->peer_rank = rank;
 }
 
-void Collective::wait(Request* r) { wait_done(call_.me, r, call_.name); }
+void Collective::wait(Request* r) {
+  wait_done(call_.me, r, call_.name);
+  if (r->error && !error_) error_ = r->error;
+}
+
+int finish(const Collective& c) {
+  if (!c.error()) return TMPI_SUCCESS;
+  const Call& call = c.call();
+  return mpi_error(call.me, call.comm, c.error(), call.name,
+                   "%s: a message of the collective did not fit its receive buffer (the ranks' counts or "
+                   "datatypes do not match)",
+                   error_text(c.error()));
+}
 
 void Collective::send(const void* buf, std::size_t bytes, int rank, int kind) {
   Request r;

@@ -35,6 +35,7 @@ struct Call {
   Subrank* me = nullptr;
   TMPI_Comm comm = TMPI_COMM_NULL;
   CommInfo info{};
+  CommPtr keep;  // info.comm stays valid even if the program frees the handle
   const char* name = nullptr;
   int seq = 0;
 };
@@ -63,12 +64,20 @@ class Collective {
   // Both at once (deadlock-free pairwise exchange).
   void sendrecv(const void* sbuf, std::size_t sbytes, int dest, void* rbuf, std::size_t rbytes, int source, int kind);
   void wait(Request* r);
+  // The first error of an internal message (a truncation: the ranks'
+  // counts or datatypes disagree), or MPI_SUCCESS.
+  int error() const { return error_; }
 
  private:
   void note_peer(const char* label, int rank, int tag);
   Call call_;
   bool marked_ = false;
+  int error_ = TMPI_SUCCESS;
 };
+
+// The end of a collective call: MPI_SUCCESS, or the first error of its
+// messages reported through the communicator's error handler.
+int finish(const Collective& c);
 
 // The non-blocking internal messages of one collective, completed together.
 class Exchange {

@@ -17,6 +17,7 @@
 #include <tucana/tmpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -414,7 +415,7 @@ std::vector<int> strided(int n, int step) {
 int do_barrier(const Call& call) {
   Collective c(call);
   barrier(c);
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root) {
@@ -426,7 +427,7 @@ int do_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int 
   Flat flat(buffer, sz(count), map, call.info.rank == root);
   bcast(c, flat.data(), bytes, root);
   if (call.info.rank != root) flat.store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
@@ -447,7 +448,7 @@ int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, T
   Flat out(recvbuf, sz(count), map, false);
   reduce(c, in.data(), out.data(), red, root, bytes);
   if (call.info.rank == root) out.store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op) {
@@ -464,7 +465,7 @@ int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count
   }
   allreduce(c, out.data(), red, bytes);
   out.store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
@@ -483,7 +484,7 @@ int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
   if (ci.rank != root) {
     Piece mine(sendbuf, 0, sz(scount), smap, true);
     c.send(mine.data(), mine.bytes(), root, kTagGather);
-    return TMPI_SUCCESS;
+    return finish(c);
   }
   std::vector<std::unique_ptr<Piece>> blocks;
   Exchange x(c);
@@ -501,7 +502,7 @@ int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
   }
   x.wait();
   for (auto& b : blocks) b->store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
@@ -528,7 +529,7 @@ int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype s
     for (int i = 0; i < ci.size; ++i)
       unpack(all.data() + sz(i) * block, sz(rcount), *rmap,
              static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(i) * rcount * rmap->extent());
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[], TMPI_Datatype stype,
@@ -548,7 +549,7 @@ int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], cons
     Piece mine(recvbuf, 0, sz(rcount), rmap, false);
     c.recv(mine.data(), mine.bytes(), root, kTagScatter);
     mine.store();
-    return TMPI_SUCCESS;
+    return finish(c);
   }
   std::vector<std::unique_ptr<Piece>> blocks;
   Exchange x(c);
@@ -564,7 +565,7 @@ int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], cons
     }
   }
   x.wait();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
@@ -591,7 +592,7 @@ int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
   Collective c(call);
   scatter_binomial(c, all.data(), mine.data(), block, root);
   if (!in_place && rcount) unpack(mine.data(), sz(rcount), *rmap, recvbuf);
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
@@ -624,7 +625,7 @@ int do_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Dataty
     if (rcounts[i])
       unpack(all.data() + offset[sz(i)], sz(rcounts[i]), *rmap,
              static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(displs[i]) * rmap->extent());
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 // Every rank sends each rank its block and receives one from each. `w`:
@@ -666,7 +667,7 @@ int do_alltoallw(const Call& call, const void* sendbuf, const int scounts[], con
   if (self_in.bytes()) std::memmove(self_in.data(), self_out.data(), std::min(self_in.bytes(), self_out.bytes()));
   x.wait();
   for (auto& p : in) p->store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int do_alltoallv(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
@@ -703,7 +704,7 @@ int do_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype
     for (int i = 0; i < n; ++i)
       unpack(in.data() + sz(i) * block, sz(rcount), *rmap,
              static_cast<char*>(recvbuf) + static_cast<std::ptrdiff_t>(i) * rcount * rmap->extent());
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 // Prefix reductions along the ranks, in rank order (a chain).
@@ -730,21 +731,24 @@ int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMP
   if (ci.rank + 1 < ci.size) c.send(mine.data(), bytes, ci.rank + 1, kTagScan);
   if (!exclusive && bytes) std::memcpy(out.data(), mine.data(), bytes);
   if (!exclusive || ci.rank > 0) out.store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 // A reduction to rank 0 and a scatter of the result's parts.
 int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[], TMPI_Datatype type,
                       TMPI_Op op) {
   const CommInfo& ci = call.info;
-  int total = 0;
+  long long sum = 0;
   std::vector<int> displs(sz(ci.size));
   for (int i = 0; i < ci.size; ++i) {
     if (rcounts[i] < 0)
       return mpi_error(call.me, call.comm, TMPI_ERR_COUNT, call.name, "negative count %d for rank %d", rcounts[i], i);
-    displs[sz(i)] = total;
-    total += rcounts[i];
+    if (sum + rcounts[i] > INT_MAX)
+      return mpi_error(call.me, call.comm, TMPI_ERR_COUNT, call.name, "the counts add up to more than INT_MAX elements");
+    displs[sz(i)] = static_cast<int>(sum);
+    sum += rcounts[i];
   }
+  int total = static_cast<int>(sum);
   std::size_t bytes;
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
@@ -768,7 +772,7 @@ int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, cons
     c.recv(mine.data(), mine.size(), 0, kTagScatter);
   }
   if (!mine.empty()) unpack(mine.data(), sz(rcounts[ci.rank]), *map, recvbuf);
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 // Neighbourhood collectives on a Cartesian communicator: block j goes to
@@ -802,7 +806,7 @@ int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], cons
   x.wait();
   for (std::size_t j = 0; j < nb.size(); ++j)
     if (nb[j] != TMPI_PROC_NULL) in[j]->store();
-  return TMPI_SUCCESS;
+  return finish(c);
 }
 
 int neighbor_count(const Call& call) {

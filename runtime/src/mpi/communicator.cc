@@ -51,6 +51,9 @@ CommPtr make_comm(const Subrank* me, std::vector<int> members, int p2p_ctx) {
 }  // namespace
 
 void Handles::init(int world, int world_size) {
+  // Room for many handles up front: a helper fiber (non-blocking
+  // collective) may read an entry while the subrank adds one.
+  comms.reserve(1024);
   comms.assign(3, nullptr);
   auto w = std::make_shared<Comm>();
   w->size = world_size;
@@ -73,6 +76,28 @@ void Handles::init(int world, int world_size) {
   groups.clear();
   groups.resize(2);
   groups[TMPI_GROUP_EMPTY] = std::make_unique<Group>();
+}
+
+void Handles::release(CommPtr c) {
+  if (c->p2p_ctx >= kMaxContexts) return;  // private ids: nothing to give back
+  if (c.use_count() > 1) {
+    freed_in_use.push_back(std::move(c));
+    return;
+  }
+  used_contexts.reset(static_cast<std::size_t>(c->p2p_ctx));
+  used_contexts.reset(static_cast<std::size_t>(c->coll_ctx));
+}
+
+void Handles::sweep_freed() {
+  for (std::size_t i = 0; i < freed_in_use.size();) {
+    if (freed_in_use[i].use_count() == 1) {
+      used_contexts.reset(static_cast<std::size_t>(freed_in_use[i]->p2p_ctx));
+      used_contexts.reset(static_cast<std::size_t>(freed_in_use[i]->coll_ctx));
+      freed_in_use.erase(freed_in_use.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
 }
 
 TMPI_Comm Handles::add(CommPtr c) {
@@ -159,6 +184,7 @@ int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const c
     me->handles.next_private_context += 2;
     return TMPI_SUCCESS;
   }
+  me->handles.sweep_freed();
   Runtime& rt = Runtime::get();
   int limit = rt.layout.nprocs > 1 ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
   constexpr int kWords = kMaxContexts / 2 / 64;
@@ -275,11 +301,15 @@ int check_ranks(Subrank* me, const char* call, const Group& g, int n, const int 
 // The ranks of MPI_Group_range_incl/excl's triplets, checked.
 int range_ranks(Subrank* me, const char* call, const Group& g, int n, int ranges[][3], std::vector<int>* out) {
   out->clear();
+  const int size = static_cast<int>(g.world.size());
   for (int i = 0; i < n; ++i) {
     int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
     if (stride == 0 || (stride > 0 && first > last) || (stride < 0 && first < last))
       return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "invalid range (%d, %d, %d)", first, last, stride);
-    for (int r = first; stride > 0 ? r <= last : r >= last; r += stride) out->push_back(r);
+    if (first < 0 || first >= size || last < 0 || last >= size)
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_RANK, call, "range (%d, %d, %d) leaves the group (size %d)", first,
+                       last, stride, size);
+    for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) out->push_back(static_cast<int>(r));
   }
   return check_ranks(me, call, g, static_cast<int>(out->size()), out->data());
 }
@@ -423,11 +453,9 @@ int TMPI_Comm_free(TMPI_Comm* comm) {
   if (!c) return bad_comm(me, call, *comm);
   if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
     return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be freed", comm_name(*comm));
-  if (c->p2p_ctx < kMaxContexts) {
-    me->handles.used_contexts.reset(static_cast<std::size_t>(c->p2p_ctx));
-    me->handles.used_contexts.reset(static_cast<std::size_t>(c->coll_ctx));
-  }
-  // Requests still pending on it hold their own reference.
+  // Requests and non-blocking collectives still pending on it hold their
+  // own reference (and keep its context ids taken).
+  me->handles.release(std::move(me->handles.comms[static_cast<std::size_t>(*comm)]));
   me->handles.comms[static_cast<std::size_t>(*comm)].reset();
   *comm = TMPI_COMM_NULL;
   return TMPI_SUCCESS;

@@ -71,11 +71,19 @@ struct Handles {
   std::vector<CommPtr> comms;                    // index = handle
   std::vector<std::unique_ptr<Group>> groups;    // index = handle
   std::bitset<kMaxContexts> used_contexts;       // ids held by this subrank's communicators
+  // Freed communicators that pending operations still use: their context
+  // ids stay taken until the last operation lets go (swept when ids are
+  // allocated), so no new communicator's messages can meet theirs.
+  std::vector<CommPtr> freed_in_use;
   int next_private_context = kPrivateContextBase + 2;
 
   // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
   // of `world_size`.
   void init(int world, int world_size);
+  // Gives back the context ids of `c` (a communicator being freed) now, or
+  // when its pending operations are done.
+  void release(CommPtr c);
+  void sweep_freed();
   const Comm* comm(TMPI_Comm h) const {
     return h > 0 && static_cast<std::size_t>(h) < comms.size() ? comms[static_cast<std::size_t>(h)].get() : nullptr;
   }

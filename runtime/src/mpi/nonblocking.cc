@@ -49,14 +49,14 @@ int launch(const Call& call, TMPI_Request* request, std::function<int(const Call
   r->origin = call.name;
   r->comm = call.comm;
   r->peer_rank = TMPI_PROC_NULL;
+  r->comm_ref = call.keep;
   start_detached(r);
   *request = r;
   Runtime& rt = Runtime::get();
   auto* task = new Task{call, r, std::move(body)};
-  fiber::Fiber* f = rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack),
-                                                  std::string(call.name) + " of subrank " + std::to_string(call.me->world));
-  f->user = call.me;  // MPI calls made on it belong to the subrank
-  f->trace_id = call.me->world;
+  // MPI calls made on the helper belong to the subrank (f->user).
+  rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack), call.me,
+                                call.me->world);
   return TMPI_SUCCESS;
 }
 

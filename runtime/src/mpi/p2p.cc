@@ -215,6 +215,7 @@ Request* completed_send_request(Subrank* me, const char* call, int dest, int tag
   init_request(r, me, comm::Operation::Kind::Send, nullptr, 0, 0, tag, 0);
   r->origin = call;
   r->comm = comm;
+  if (comm != TMPI_COMM_WORLD && comm != TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
   r->peer_rank = dest;
   r->active = true;
   r->state.store(Request::kDone);
@@ -246,6 +247,7 @@ void deliver_to_user(Request* r) {
 void start_request(Request* r) {
   r->active = true;
   r->unpacked = false;
+  r->cancelled = false;
   r->error = 0;
   r->matched_bytes = 0;
   r->next = nullptr;
@@ -277,7 +279,7 @@ void wait_done(Subrank* me, Request* r, const char* call) {
   auto self = reinterpret_cast<std::uintptr_t>(fiber);
   std::uintptr_t expected = Request::kPending;
   if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
-  bool marked = me->blocked.call == nullptr && fiber == me->fiber;
+  bool marked = fiber == me->fiber && me->blocked.call == nullptr;
   if (marked)
     me->blocked = BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
                             r->peer_rank, r->tag, r->comm};

@@ -68,7 +68,7 @@ void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* c
     registered.push_back(r);
   }
   if (registered.empty()) return;
-  bool marked = me->blocked.call == nullptr && fiber == me->fiber;
+  bool marked = fiber == me->fiber && me->blocked.call == nullptr;
   if (marked)
     me->blocked = BlockedIn{call, first->origin,
                             first->kind == comm::Operation::Kind::Send ? "dest" : "source",
@@ -293,6 +293,11 @@ int TMPI_Start(TMPI_Request* request) {
   if (r->active)
     return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "the persistent request is already active");
   if (r->buffered_start) {
+    // MPI_Bsend_init's communicator is resolved by handle when started.
+    if (r->comm_ref && me->handles.comm(r->comm) != r->comm_ref.get())
+      return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call,
+                       "the communicator of this persistent buffered send has been freed (MPI_Comm_free); "
+                       "Tucana needs it until the request is freed");
     if (int e = buffered_send("MPI_Start", r->user_buf, static_cast<int>(r->user_count), r->type, r->peer_rank,
                               r->tag, r->comm))
       return e;

@@ -57,15 +57,39 @@ Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string n
   return raw;
 }
 
-Fiber* Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack_size, std::string name) {
+// Runs on whoever resumes after a transient fiber finished: off its stack.
+void recycle_transient(Fiber* f, void* scheduler) {
+  auto* s = static_cast<Scheduler*>(scheduler);
+  std::lock_guard<std::mutex> lock(s->transient_mutex_);
+  s->transient_free_.push_back(f);
+}
+
+void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id) {
   Worker* w = current_worker();
   assert(w);
-  auto* f = new Fiber(entry, arg, stack_size, std::move(name));
+  Fiber* f = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(transient_mutex_);
+    for (std::size_t i = 0; i < transient_free_.size(); ++i) {
+      if (transient_free_[i]->stack().usable >= stack_size) {
+        f = transient_free_[i];
+        transient_free_.erase(transient_free_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+    }
+    if (!f) {
+      transient_all_.push_back(std::make_unique<Fiber>(entry, arg, stack_size, "helper fiber"));
+      f = transient_all_.back().get();
+      f->transient = true;
+    } else {
+      f->restart(entry, arg);
+    }
+  }
   f->home = w;
-  f->transient = true;
+  f->user = user;
+  f->trace_id = trace_id;
   live_.fetch_add(1);
   w->make_ready(f);
-  return f;
 }
 
 void Scheduler::exit_hook(Fiber* f) {

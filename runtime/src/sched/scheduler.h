@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,13 @@ class Scheduler {
   // run(). `name` labels it in diagnostics.
   fiber::Fiber* spawn(int worker, fiber::Fiber::Entry entry, void* arg, std::string name);
   // Creates a fiber while fibers run, homed on the calling fiber's worker,
-  // with a stack of `stack_size` bytes; it is deleted when it finishes. The
-  // caller may set its `user` and `trace_id` before it first runs (before
-  // the calling fiber next switches). Contract: called by a running fiber.
-  fiber::Fiber* spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, std::string name);
+  // with a stack of `stack_size` bytes, labelled with `user` and `trace_id`
+  // before anyone can run it. When it finishes it goes back to a pool and is
+  // reused (never freed while the process runs: a late unpark of a finished
+  // fiber finds a live object, and every park loop re-checks its condition).
+  // The caller must not touch the returned fiber after this call. Contract:
+  // called by a running fiber.
+  void spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id);
 
   // Polled by idle workers and every few switches; returns true when it made
   // progress. Called by one worker at a time at most if it says so itself
@@ -100,10 +104,15 @@ class Scheduler {
   void check_stall();
   void on_fiber_exit();
   static void exit_hook(fiber::Fiber* f);
+  friend void recycle_transient(fiber::Fiber* f, void* scheduler);
 
   SchedulerConfig config_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
+  std::mutex transient_mutex_;
+  std::vector<std::unique_ptr<fiber::Fiber>> transient_all_;  // owned; guarded by transient_mutex_
+  std::vector<fiber::Fiber*> transient_free_;                 // finished, reusable
+
   std::function<bool()> poll_hook_;
   std::function<void()> stall_handler_;
   const std::atomic<int>* in_flight_ = nullptr;

@@ -93,9 +93,9 @@ void Worker::poll_while_busy() {
 void Worker::exit_current() {
   assert(current_ && current_->finished());
   scheduler_.on_fiber_exit();
-  // A transient fiber is deleted by whoever runs next, off its stack.
+  // A transient fiber goes back to the pool once it is off its stack.
   if (current_->transient)
-    switch_away(nullptr, Handoff{[](Fiber* left, void*) { delete left; }, current_, nullptr});
+    switch_away(nullptr, Handoff{&recycle_transient, current_, &scheduler_});
   else
     switch_away(nullptr, Handoff{});
   __builtin_unreachable();

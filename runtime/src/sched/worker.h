@@ -13,6 +13,10 @@
 namespace tucana::sched {
 
 class Scheduler;
+// Returns a finished transient fiber to its scheduler's pool (scheduler.cc).
+void recycle_transient(fiber::Fiber* f, void* scheduler);
+
+class Scheduler;
 
 // A spin-wait hint to the processor.
 inline void cpu_relax() {
