@@ -2,6 +2,10 @@
 
 #include "fiber/guard.h"
 
+#ifdef TUCANA_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +40,10 @@ void Fiber::restart(Entry entry, void* arg) {
   arg_ = arg;
   finished_ = false;
   context_.asan_fake_stack = nullptr;
+#ifdef TUCANA_ASAN
+  // The last run left the frames it never returned from poisoned.
+  __asan_unpoison_memory_region(stack_.guard_end(), stack_.usable);
+#endif
   context_.fctx = bctx::make_fcontext(stack_.top(), stack_.usable, &Fiber::trampoline);
 }
 
