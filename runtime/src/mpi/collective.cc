@@ -19,7 +19,6 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
   }
   // The sequence number wraps within the tag bits left above the kind: a
   // clash needs that many collectives in flight on one communicator at once.
-  out->keep = out->me->handles.comms[static_cast<std::size_t>(comm)];
   int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
   out->seq = static_cast<int>(out->info.comm->collective_seq++ & static_cast<unsigned>(seq_mask));
   return true;
@@ -184,11 +183,12 @@ int check_root(const Call& c, int root) {
 }
 
 Flat::Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load)
-    : buf_(const_cast<void*>(buf)), count_(count), map_(map) {
+    : buf_(const_cast<void*>(buf)), count_(count) {
   if (map->contiguous()) {
     data_ = buf_;
     return;
   }
+  map_ = map;
   copy_.resize(count * map->size);
   data_ = copy_.data();
   if (load && buf) pack(buf, count, *map, copy_.data());

@@ -35,7 +35,9 @@ struct Call {
   Subrank* me = nullptr;
   TMPI_Comm comm = TMPI_COMM_NULL;
   CommInfo info{};
-  CommPtr keep;  // info.comm stays valid even if the program frees the handle
+  // Non-blocking collectives: keeps info.comm valid even if the program
+  // frees the handle before the operation completes.
+  CommPtr keep;
   const char* name = nullptr;
   int seq = 0;
 };
@@ -46,6 +48,8 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err);
 
 class Collective {
  public:
+  // `call` must outlive the Collective (it lives in the calling frame, or
+  // in the non-blocking collective's task).
   explicit Collective(const Call& call);
   ~Collective();
   Collective(const Collective&) = delete;
@@ -70,7 +74,7 @@ class Collective {
 
  private:
   void note_peer(const char* label, int rank, int tag);
-  Call call_;
+  const Call& call_;
   bool marked_ = false;
   int error_ = TMPI_SUCCESS;
 };
@@ -136,7 +140,7 @@ class Flat {
  private:
   void* buf_;
   std::size_t count_;
-  TypeMapPtr map_;
+  TypeMapPtr map_;  // only for a non-contiguous datatype
   std::vector<char> copy_;
   void* data_;
 };

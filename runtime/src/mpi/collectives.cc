@@ -657,9 +657,14 @@ int do_alltoallw(const Call& call, const void* sendbuf, const int scounts[], con
   }
   Collective c(call);
   Exchange x(c);
-  for (int k = 1; k < ci.size; ++k) {  // a rotating order spreads the traffic
-    int from = (ci.rank - k + ci.size) % ci.size, to = (ci.rank + k) % ci.size;
+  // Every receive first, so that a sibling's message meets a posted receive
+  // (one copy); then the sends, in a rotating order that spreads the traffic.
+  for (int k = 1; k < ci.size; ++k) {
+    int from = (ci.rank - k + ci.size) % ci.size;
     x.recv(in[sz(from)]->data(), in[sz(from)]->bytes(), from, kTagAlltoall);
+  }
+  for (int k = 1; k < ci.size; ++k) {
+    int to = (ci.rank + k) % ci.size;
     x.send(out[sz(to)]->data(), out[sz(to)]->bytes(), to, kTagAlltoall);
   }
   Piece& self_in = *in[sz(ci.rank)];

@@ -43,17 +43,19 @@ void run_task(void* arg) {
 
 int launch(const Call& call, TMPI_Request* request, std::function<int(const Call&)> body) {
   if (!request) return mpi_error(call.me, call.comm, TMPI_ERR_REQUEST, call.name, "null request pointer");
+  Call kept = call;
+  kept.keep = call.me->handles.comms[static_cast<std::size_t>(call.comm)];
   auto* r = new Request;
   init_request(r, call.me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, call.info.coll_ctx);
   r->collective = true;
   r->origin = call.name;
   r->comm = call.comm;
   r->peer_rank = TMPI_PROC_NULL;
-  r->comm_ref = call.keep;
+  r->comm_ref = kept.keep;
   start_detached(r);
   *request = r;
   Runtime& rt = Runtime::get();
-  auto* task = new Task{call, r, std::move(body)};
+  auto* task = new Task{kept, r, std::move(body)};
   // MPI calls made on the helper belong to the subrank (f->user).
   rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack), call.me,
                                 call.me->world);
