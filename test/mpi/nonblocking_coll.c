@@ -40,29 +40,7 @@
 #include <string.h>
 
 #define TESTNAME "nonblocking_coll"
-
-static void fail(const char *what, long long expected, long long got, int line)
-{
-    int rank = -1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fprintf(stderr, "FAIL %s: rank %d: %s (line %d) expected %lld got %lld\n",
-            TESTNAME, rank, what, line, expected, got);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    exit(1);
-}
-
-#define CHECK(expected, got, ...)                                         \
-    do {                                                                  \
-        long long e_ = (long long)(expected), g_ = (long long)(got);      \
-        if (e_ != g_) {                                                   \
-            char c_[256];                                                 \
-            snprintf(c_, sizeof c_, __VA_ARGS__);                         \
-            fail(c_, e_, g_, __LINE__);                                   \
-        }                                                                 \
-    } while (0)
-
-#define CHECK_TRUE(cond, ...) CHECK(1, (cond) ? 1 : 0, __VA_ARGS__)
+#include "mpitest.h"
 
 #define CHECK_ARRAY(exp, got, n, ...)                                     \
     do {                                                                  \
@@ -77,33 +55,8 @@ static void fail(const char *what, long long expected, long long got, int line)
         }                                                                 \
     } while (0)
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL)
-        fail("malloc failed", (long long)n, 0, __LINE__);
-    return p;
-}
-
 #define POISON (-777)
 #define GUARD 4
-
-/* No mutable globals: under Tucana the ranks of a process share them (see
- * docs/runtime.md, "Global variables"), so each rank asks MPI instead. */
-static int world_rank(void)
-{
-    int r;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    return r;
-}
-static int world_size(void)
-{
-    int s;
-    MPI_Comm_size(MPI_COMM_WORLD, &s);
-    return s;
-}
-#define wrank (world_rank())
-#define wsize (world_size())
 
 static void fill(int *b, long n, int v)
 {

@@ -32,17 +32,7 @@
 #include <string.h>
 
 #define TESTNAME "same_bits"
-
-static void fail(const char *what, long long expected, long long got, int line)
-{
-    int rank = -1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fprintf(stderr, "FAIL %s: rank %d: %s (line %d) expected %lld got %lld\n",
-            TESTNAME, rank, what, line, expected, got);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    exit(1);
-}
+#include "mpitest.h"
 
 /* compare two bit patterns; the message shows them in hex */
 #define CHECK_BITS(expected, got, ...)                                              \
@@ -56,14 +46,6 @@ static void fail(const char *what, long long expected, long long got, int line)
             fail(d_, (long long)e_, (long long)g_, __LINE__);                       \
         }                                                                           \
     } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL)
-        fail("malloc failed", (long long)n, 0, __LINE__);
-    return p;
-}
 
 static uint64_t bits(double d)
 {
