@@ -139,7 +139,9 @@ int from_world(const Subrank* me, TMPI_Comm comm, int world) {
   return c ? c->from_world(world) : TMPI_UNDEFINED;
 }
 
-const char* comm_name(TMPI_Comm comm) {
+const char* comm_name(TMPI_Comm comm) { return comm_name(comm, current_subrank()); }
+
+const char* comm_name(TMPI_Comm comm, const Subrank* me) {
   switch (comm) {
     case TMPI_COMM_WORLD: return "MPI_COMM_WORLD";
     case TMPI_COMM_SELF: return "MPI_COMM_SELF";
@@ -147,7 +149,6 @@ const char* comm_name(TMPI_Comm comm) {
     default: break;
   }
   static thread_local char text[TMPI_MAX_OBJECT_NAME + 32];
-  const Subrank* me = current_subrank();
   const Comm* c = me ? me->handles.comm(comm) : nullptr;
   if (c && !c->name.empty()) std::snprintf(text, sizeof text, "%s", c->name.c_str());
   else if (c) std::snprintf(text, sizeof text, "communicator %d", comm);

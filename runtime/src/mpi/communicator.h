@@ -115,6 +115,8 @@ int from_world(const Subrank* me, TMPI_Comm comm, int world);
 // The communicator's name for messages: "MPI_COMM_WORLD", or its
 // MPI_Comm_set_name name, or "communicator N".
 const char* comm_name(TMPI_Comm comm);
+// The same as seen by subrank `who` (for reports made outside a subrank).
+const char* comm_name(TMPI_Comm comm, const Subrank* who);
 // The error handler of `comm` at `me` (MPI_ERRORS_ARE_FATAL if invalid).
 TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm);
 

@@ -281,10 +281,14 @@ void wait_done(Subrank* me, Request* r, const char* call) {
   if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
   bool marked = fiber == me->fiber && me->blocked.call == nullptr;
   if (marked)
-    me->blocked = BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
-                            r->peer_rank, r->tag, r->comm};
+    me->blocked = blocked_on(call, r);
   while (!is_done(r)) sched::Scheduler::park();
   if (marked) me->blocked.call = nullptr;
+}
+
+BlockedIn blocked_on(const char* call, const Request* r) {
+  const char* label = r->collective ? nullptr : r->kind == comm::Operation::Kind::Send ? "dest" : "source";
+  return BlockedIn{call, r->origin, label, r->peer_rank, r->tag, r->comm};
 }
 
 void empty_status(TMPI_Status* status) {

@@ -82,6 +82,8 @@ void retire(TMPI_Request* handle);
 // buffer into the user's buffer (once). Contract: called by the owner after
 // it saw the request complete.
 void deliver_to_user(Request* r);
+// What a subrank waiting on `r` in `call` waits in, for the deadlock report.
+BlockedIn blocked_on(const char* call, const Request* r);
 // The status of an empty (null or inactive) request.
 void empty_status(TMPI_Status* status);
 // MPI_SUCCESS, or the request's error reported through the error handler.

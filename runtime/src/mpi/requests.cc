@@ -34,8 +34,7 @@ int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* c
 // siblings run and count it as blocked on `r` for the deadlock report.
 void unsuccessful_poll(Subrank* me, const char* call, const Request* r) {
   if (r)
-    note_polling(me, BlockedIn{call, r->origin, r->kind == comm::Operation::Kind::Send ? "dest" : "source",
-                               r->peer_rank, r->tag, r->comm});
+    note_polling(me, blocked_on(call, r));
   sched::Scheduler::yield();
 }
 
@@ -70,9 +69,7 @@ void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* c
   if (registered.empty()) return;
   bool marked = fiber == me->fiber && me->blocked.call == nullptr;
   if (marked)
-    me->blocked = BlockedIn{call, first->origin,
-                            first->kind == comm::Operation::Kind::Send ? "dest" : "source",
-                            first->peer_rank, first->tag, first->comm};
+    me->blocked = blocked_on(call, first);
   for (;;) {
     bool any = false;
     for (Request* r : registered) any = any || is_done(r);

@@ -43,7 +43,7 @@ void on_process_exit() {
   rt->transport.abort(1);
 }
 
-std::string describe(const BlockedIn& b) {
+std::string describe(const BlockedIn& b, const Subrank* who) {
   char buf[512];
   auto rank_text = [](int r, char* out, std::size_t n) {
     if (r == TMPI_ANY_SOURCE) std::snprintf(out, n, "MPI_ANY_SOURCE");
@@ -58,11 +58,14 @@ std::string describe(const BlockedIn& b) {
     std::snprintf(buf, sizeof buf, "%s: %s", b.call, b.note);
   } else if (std::strcmp(b.call, "MPI_Finalize") == 0) {
     std::snprintf(buf, sizeof buf, "MPI_Finalize, waiting for the other subranks of this process");
+  } else if (!b.peer_label) {  // a non-blocking collective
+    std::snprintf(buf, sizeof buf, "%s, on %s(comm=%s)", b.call, b.op, comm_name(b.comm, who));
   } else if (b.op == b.call || std::strcmp(b.op, b.call) == 0) {
-    std::snprintf(buf, sizeof buf, "%s(%s=%s, tag=%s, comm=%s)", b.call, b.peer_label, peer, tag, comm_name(b.comm));
+    std::snprintf(buf, sizeof buf, "%s(%s=%s, tag=%s, comm=%s)", b.call, b.peer_label, peer, tag,
+                  comm_name(b.comm, who));
   } else {
     std::snprintf(buf, sizeof buf, "%s, on %s(%s=%s, tag=%s, comm=%s)", b.call, b.op, b.peer_label, peer, tag,
-                  comm_name(b.comm));
+                  comm_name(b.comm, who));
   }
   return buf;
 }
@@ -72,15 +75,17 @@ std::string describe(const BlockedIn& b) {
 void Runtime::report_deadlock() {
   std::string text;
   char line[640];
+  int running = 0;
+  for (auto& s : subranks) running += !s->finished;
   std::snprintf(line, sizeof line,
                 "tucana: error: deadlock: all %d running subranks of process %d are blocked and no "
                 "message has moved for %.1f s (--deadlock-timeout):\n",
-                scheduler->live(), layout.my_proc, config.deadlock_timeout);
+                running, layout.my_proc, config.deadlock_timeout);
   text += line;
   for (auto& s : subranks) {
     if (s->finished) continue;
     std::snprintf(line, sizeof line, "  subrank %d (worker %d): %s\n", s->world, s->worker,
-                  s->blocked.call ? describe(s->blocked).c_str() : "blocked");
+                  s->blocked.call ? describe(s->blocked, s.get()).c_str() : "blocked");
     text += line;
   }
   std::fputs(text.c_str(), stderr);

@@ -27,7 +27,7 @@ namespace tucana::mpi {
 struct BlockedIn {
   const char* call = nullptr;   // the MPI call the program made, e.g. "MPI_Waitall"
   const char* op = nullptr;     // the operation it waits for, e.g. "MPI_Irecv" (may equal call)
-  const char* peer_label = "source";  // "source" or "dest"
+  const char* peer_label = "source";  // "source" or "dest"; null: a collective (no peer)
   int peer = 0;                 // rank in `comm` (or MPI_ANY_SOURCE / MPI_PROC_NULL)
   int tag = 0;
   TMPI_Comm comm = TMPI_COMM_NULL;
