@@ -399,14 +399,14 @@ void alltoall_bruck(Collective& c, const char* out, char* in, std::size_t block)
     if (block) std::memcpy(in + sz((r - i + n) % n) * block, tmp.data() + sz(i) * block, block);
 }
 
-std::vector<int> uniform(int n, int value) { return std::vector<int>(sz(n), value); }
-std::vector<int> strided(int n, int step) {
+}  // namespace
+
+std::vector<int> uniform_counts(int n, int value) { return std::vector<int>(sz(n), value); }
+std::vector<int> strided_displs(int n, int step) {
   std::vector<int> d(sz(n));
   for (int i = 0; i < n; ++i) d[sz(i)] = i * step;
   return d;
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // The calls, on a resolved Call (shared by the blocking and the non-blocking
@@ -691,8 +691,8 @@ int do_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype
     if (int e = check_part(call.me, call.comm, call.name, scount, stype, &smap)) return e;
   std::size_t block = sz(rcount) * rmap->size;
   if (block > kSmallAlltoallBlock || n < 4) {
-    std::vector<int> sc = uniform(n, scount), sd = strided(n, scount);
-    std::vector<int> rc = uniform(n, rcount), rd = strided(n, rcount);
+    std::vector<int> sc = uniform_counts(n, scount), sd = strided_displs(n, scount);
+    std::vector<int> rc = uniform_counts(n, rcount), rd = strided_displs(n, rcount);
     return do_alltoallv(call, sendbuf, sc.data(), sd.data(), stype, recvbuf, rc.data(), rd.data(), rtype);
   }
   const void* src = in_place ? recvbuf : sendbuf;
@@ -820,71 +820,62 @@ int neighbor_count(const Call& call) {
   return static_cast<int>(nb.size());
 }
 
-std::vector<int> uniform_counts(int n, int value) { return uniform(n, value); }
-std::vector<int> strided_displs(int n, int step) { return strided(n, step); }
 
 }  // namespace tucana::mpi
 
 using namespace tucana;
 using namespace tucana::mpi;
 
-// Each blocking call: resolve the communicator (drawing the sequence
-// number), then run the shared implementation.
-#define TMPI_BEGIN(NAME, COMM)                 \
-  Call call;                                   \
-  int begin_error = 0;                         \
-  if (!begin_call(NAME, COMM, &call, &begin_error)) return begin_error
-
 extern "C" {
 
 int TMPI_Barrier(TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Barrier", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Barrier", comm);
   return do_barrier(call);
 }
 
 int TMPI_Bcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Bcast", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Bcast", comm);
   return do_bcast(call, buffer, count, type, root);
 }
 
 int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
                 TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Reduce", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Reduce", comm);
   return do_reduce(call, sendbuf, recvbuf, count, type, op, root);
 }
 
 int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Allreduce", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Allreduce", comm);
   return do_allreduce(call, sendbuf, recvbuf, count, type, op);
 }
 
 int TMPI_Gather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                 TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Gather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Gather", comm);
   return do_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
 int TMPI_Gatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                  const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Gatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Gatherv", comm);
   return do_gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
 }
 
 int TMPI_Scatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Scatter", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Scatter", comm);
   return do_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
 int TMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], TMPI_Datatype sendtype,
                   void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Scatterv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Scatterv", comm);
   return do_scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
 int TMPI_Allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Allgather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Allgather", comm);
   int n = call.info.size;
   std::vector<int> counts = uniform_counts(n, recvcount), displs = strided_displs(n, recvcount);
   return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, true);
@@ -892,56 +883,56 @@ int TMPI_Allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, v
 
 int TMPI_Allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Allgatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Allgatherv", comm);
   return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, false);
 }
 
 int TMPI_Alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                   TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Alltoall", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Alltoall", comm);
   return do_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
 int TMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                    TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Alltoallv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Alltoallv", comm);
   return do_alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
 
 int TMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const TMPI_Datatype sendtypes[],
                    void* recvbuf, const int recvcounts[], const int rdispls[], const TMPI_Datatype recvtypes[],
                    TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Alltoallw", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Alltoallw", comm);
   return do_alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, true);
 }
 
 int TMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], TMPI_Datatype type, TMPI_Op op,
                         TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Reduce_scatter", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Reduce_scatter", comm);
   return do_reduce_scatter(call, sendbuf, recvbuf, recvcounts, type, op);
 }
 
 int TMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, TMPI_Datatype type, TMPI_Op op,
                               TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Reduce_scatter_block", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Reduce_scatter_block", comm);
   std::vector<int> counts = uniform_counts(call.info.size, recvcount);
   return do_reduce_scatter(call, sendbuf, recvbuf, counts.data(), type, op);
 }
 
 int TMPI_Scan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Scan", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Scan", comm);
   return do_scan(call, sendbuf, recvbuf, count, type, op, false);
 }
 
 int TMPI_Exscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Exscan", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Exscan", comm);
   return do_scan(call, sendbuf, recvbuf, count, type, op, true);
 }
 
 int TMPI_Neighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                             TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Neighbor_allgather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Neighbor_allgather", comm);
   int k = neighbor_count(call);
   std::vector<int> sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
@@ -950,14 +941,14 @@ int TMPI_Neighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype se
 
 int TMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Neighbor_allgatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Neighbor_allgatherv", comm);
   std::vector<int> sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, recvcounts, displs, recvtype, true);
 }
 
 int TMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                            TMPI_Datatype recvtype, TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Neighbor_alltoall", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Neighbor_alltoall", comm);
   int k = neighbor_count(call);
   std::vector<int> sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
   std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
@@ -967,7 +958,7 @@ int TMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sen
 int TMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                             TMPI_Comm comm) {
-  TMPI_BEGIN("MPI_Neighbor_alltoallv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Neighbor_alltoallv", comm);
   return do_neighbor(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, false);
 }
 

@@ -44,7 +44,19 @@ int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], cons
 // The number of neighbours of a Cartesian communicator (0 without one).
 int neighbor_count(const Call& call);
 
+// n copies of `value`, and the displacements 0, step, 2 step, ...
 std::vector<int> uniform_counts(int n, int value);
 std::vector<int> strided_displs(int n, int step);
+
+}  // namespace tucana::mpi
+
+// Starts a collective entry point: resolves `COMM` for call `NAME` into
+// `call` (drawing its sequence number), or returns the error.
+#define TMPI_COLLECTIVE_CALL(NAME, COMM)                       \
+  tucana::mpi::Call call;                                      \
+  int begin_error = 0;                                         \
+  if (!tucana::mpi::begin_call(NAME, COMM, &call, &begin_error)) return begin_error
+
+namespace tucana::mpi {
 
 }  // namespace tucana::mpi

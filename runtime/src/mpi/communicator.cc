@@ -156,6 +156,12 @@ const char* comm_name(TMPI_Comm comm, const Subrank* me) {
   return text;
 }
 
+CommPtr keep_alive(const Subrank* me, TMPI_Comm comm) {
+  if (comm == TMPI_COMM_WORLD || comm == TMPI_COMM_SELF || comm <= 0) return nullptr;
+  const auto& comms = me->handles.comms;
+  return static_cast<std::size_t>(comm) < comms.size() ? comms[static_cast<std::size_t>(comm)] : nullptr;
+}
+
 TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm) {
   const Comm* c = me ? me->handles.comm(comm) : nullptr;
   return c ? c->errhandler : TMPI_ERRORS_ARE_FATAL;
@@ -275,6 +281,17 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
   return sa == sb ? TMPI_SIMILAR : TMPI_UNEQUAL;
+}
+
+// Resolves the two group arguments of `call`; false (with *err set) if one
+// is invalid.
+bool two_groups(Subrank* me, const char* call, TMPI_Group g1, TMPI_Group g2, const Group** a, const Group** b,
+                int* err) {
+  *a = me->handles.group(g1);
+  *b = me->handles.group(g2);
+  if (!*a) *err = bad_group(me, call, g1);
+  else if (!*b) *err = bad_group(me, call, g2);
+  return *a && *b;
 }
 
 // A new group handle holding `world`.
@@ -456,8 +473,7 @@ int TMPI_Comm_free(TMPI_Comm* comm) {
     return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be freed", comm_name(*comm));
   // Requests and non-blocking collectives still pending on it hold their
   // own reference (and keep its context ids taken).
-  me->handles.release(std::move(me->handles.comms[static_cast<std::size_t>(*comm)]));
-  me->handles.comms[static_cast<std::size_t>(*comm)].reset();
+  me->handles.release(std::move(me->handles.comms[static_cast<std::size_t>(*comm)]));  // leaves the slot empty
   *comm = TMPI_COMM_NULL;
   return TMPI_SUCCESS;
 }
@@ -554,10 +570,9 @@ int TMPI_Group_range_excl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* 
 int TMPI_Group_translate_ranks(TMPI_Group group1, int n, const int ranks1[], TMPI_Group group2, int ranks2[]) {
   const char* call = "MPI_Group_translate_ranks";
   Subrank* me = enter(call);
-  const Group* a = me->handles.group(group1);
-  const Group* b = me->handles.group(group2);
-  if (!a) return bad_group(me, call, group1);
-  if (!b) return bad_group(me, call, group2);
+  const Group *a, *b;
+  int err = 0;
+  if (!two_groups(me, call, group1, group2, &a, &b, &err)) return err;
   for (int i = 0; i < n; ++i) {
     int r = ranks1[i];
     if (r == TMPI_PROC_NULL) {
@@ -574,20 +589,18 @@ int TMPI_Group_translate_ranks(TMPI_Group group1, int n, const int ranks1[], TMP
 
 int TMPI_Group_compare(TMPI_Group group1, TMPI_Group group2, int* result) {
   Subrank* me = enter("MPI_Group_compare");
-  const Group* a = me->handles.group(group1);
-  const Group* b = me->handles.group(group2);
-  if (!a) return bad_group(me, "MPI_Group_compare", group1);
-  if (!b) return bad_group(me, "MPI_Group_compare", group2);
+  const Group *a, *b;
+  int err = 0;
+  if (!two_groups(me, "MPI_Group_compare", group1, group2, &a, &b, &err)) return err;
   *result = compare_members(a->world, b->world);
   return TMPI_SUCCESS;
 }
 
 int TMPI_Group_union(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
   Subrank* me = enter("MPI_Group_union");
-  const Group* a = me->handles.group(group1);
-  const Group* b = me->handles.group(group2);
-  if (!a) return bad_group(me, "MPI_Group_union", group1);
-  if (!b) return bad_group(me, "MPI_Group_union", group2);
+  const Group *a, *b;
+  int err = 0;
+  if (!two_groups(me, "MPI_Group_union", group1, group2, &a, &b, &err)) return err;
   std::vector<int> world(a->world);
   for (int w : b->world)
     if (a->rank_of_world(w) == TMPI_UNDEFINED) world.push_back(w);
@@ -597,10 +610,9 @@ int TMPI_Group_union(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup)
 
 int TMPI_Group_intersection(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
   Subrank* me = enter("MPI_Group_intersection");
-  const Group* a = me->handles.group(group1);
-  const Group* b = me->handles.group(group2);
-  if (!a) return bad_group(me, "MPI_Group_intersection", group1);
-  if (!b) return bad_group(me, "MPI_Group_intersection", group2);
+  const Group *a, *b;
+  int err = 0;
+  if (!two_groups(me, "MPI_Group_intersection", group1, group2, &a, &b, &err)) return err;
   std::vector<int> world;
   for (int w : a->world)
     if (b->rank_of_world(w) != TMPI_UNDEFINED) world.push_back(w);
@@ -610,10 +622,9 @@ int TMPI_Group_intersection(TMPI_Group group1, TMPI_Group group2, TMPI_Group* ne
 
 int TMPI_Group_difference(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
   Subrank* me = enter("MPI_Group_difference");
-  const Group* a = me->handles.group(group1);
-  const Group* b = me->handles.group(group2);
-  if (!a) return bad_group(me, "MPI_Group_difference", group1);
-  if (!b) return bad_group(me, "MPI_Group_difference", group2);
+  const Group *a, *b;
+  int err = 0;
+  if (!two_groups(me, "MPI_Group_difference", group1, group2, &a, &b, &err)) return err;
   std::vector<int> world;
   for (int w : a->world)
     if (b->rank_of_world(w) == TMPI_UNDEFINED) world.push_back(w);

@@ -117,6 +117,10 @@ int from_world(const Subrank* me, TMPI_Comm comm, int world);
 const char* comm_name(TMPI_Comm comm);
 // The same as seen by subrank `who` (for reports made outside a subrank).
 const char* comm_name(TMPI_Comm comm, const Subrank* who);
+// A reference that keeps `comm` alive past MPI_Comm_free, for operations
+// that may outlive the call; null for MPI_COMM_WORLD and MPI_COMM_SELF,
+// which are never freed.
+CommPtr keep_alive(const Subrank* me, TMPI_Comm comm);
 // The error handler of `comm` at `me` (MPI_ERRORS_ARE_FATAL if invalid).
 TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm);
 

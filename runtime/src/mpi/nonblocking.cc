@@ -44,14 +44,14 @@ void run_task(void* arg) {
 int launch(const Call& call, TMPI_Request* request, std::function<int(const Call&)> body) {
   if (!request) return mpi_error(call.me, call.comm, TMPI_ERR_REQUEST, call.name, "null request pointer");
   Call kept = call;
-  kept.keep = call.me->handles.comms[static_cast<std::size_t>(call.comm)];
+  kept.keep = keep_alive(call.me, call.comm);
   auto* r = new Request;
   init_request(r, call.me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, call.info.coll_ctx);
   r->collective = true;
   r->origin = call.name;
   r->comm = call.comm;
   r->peer_rank = TMPI_PROC_NULL;
-  r->comm_ref = kept.keep;
+  r->comm_ref = kept.keep;  // null for MPI_COMM_WORLD/SELF, which live on
   start_detached(r);
   *request = r;
   Runtime& rt = Runtime::get();
@@ -68,38 +68,33 @@ std::vector<int> copy_of(const int* a, int n) {
 
 }  // namespace
 
-#define TMPI_IBEGIN(NAME, COMM)                \
-  Call call;                                   \
-  int begin_error = 0;                         \
-  if (!begin_call(NAME, COMM, &call, &begin_error)) return begin_error
-
 extern "C" {
 
 int TMPI_Ibarrier(TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ibarrier", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ibarrier", comm);
   return launch(call, request, [](const Call& c) { return do_barrier(c); });
 }
 
 int TMPI_Ibcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ibcast", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ibcast", comm);
   return launch(call, request, [=](const Call& c) { return do_bcast(c, buffer, count, type, root); });
 }
 
 int TMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
                  TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ireduce", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ireduce", comm);
   return launch(call, request, [=](const Call& c) { return do_reduce(c, sendbuf, recvbuf, count, type, op, root); });
 }
 
 int TMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                     TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iallreduce", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iallreduce", comm);
   return launch(call, request, [=](const Call& c) { return do_allreduce(c, sendbuf, recvbuf, count, type, op); });
 }
 
 int TMPI_Igather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Igather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Igather", comm);
   return launch(call, request, [=](const Call& c) {
     return do_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
@@ -107,7 +102,7 @@ int TMPI_Igather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, voi
 
 int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Igatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Igatherv", comm);
   bool root_side = call.info.rank == root;  // only the root's arrays are significant
   auto rc = copy_of(root_side ? recvcounts : nullptr, call.info.size);
   auto rd = copy_of(root_side ? displs : nullptr, call.info.size);
@@ -118,7 +113,7 @@ int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, vo
 
 int TMPI_Iscatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                   TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iscatter", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iscatter", comm);
   return launch(call, request, [=](const Call& c) {
     return do_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
@@ -127,7 +122,7 @@ int TMPI_Iscatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, vo
 int TMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], TMPI_Datatype sendtype,
                    void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm,
                    TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iscatterv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iscatterv", comm);
   bool root_side = call.info.rank == root;
   auto sc = copy_of(root_side ? sendcounts : nullptr, call.info.size);
   auto sd = copy_of(root_side ? displs : nullptr, call.info.size);
@@ -138,7 +133,7 @@ int TMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
 
 int TMPI_Iallgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                     TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iallgather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iallgather", comm);
   auto rc = uniform_counts(call.info.size, recvcount), rd = strided_displs(call.info.size, recvcount);
   return launch(call, request, [=](const Call& c) {
     return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
@@ -148,7 +143,7 @@ int TMPI_Iallgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, 
 int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                      const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
                      TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iallgatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iallgatherv", comm);
   auto rc = copy_of(recvcounts, call.info.size), rd = copy_of(displs, call.info.size);
   return launch(call, request, [=](const Call& c) {
     return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
@@ -157,7 +152,7 @@ int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype,
 
 int TMPI_Ialltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ialltoall", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ialltoall", comm);
   return launch(call, request, [=](const Call& c) {
     return do_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
@@ -166,7 +161,7 @@ int TMPI_Ialltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, v
 int TMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                     TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ialltoallv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ialltoallv", comm);
   int n = call.info.size;
   bool in_place = sendbuf == TMPI_IN_PLACE;
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
@@ -179,7 +174,7 @@ int TMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
 int TMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const TMPI_Datatype sendtypes[],
                     void* recvbuf, const int recvcounts[], const int rdispls[], const TMPI_Datatype recvtypes[],
                     TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ialltoallw", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ialltoallw", comm);
   int n = call.info.size;
   bool in_place = sendbuf == TMPI_IN_PLACE;
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
@@ -192,7 +187,7 @@ int TMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
 
 int TMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], TMPI_Datatype type, TMPI_Op op,
                          TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ireduce_scatter", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ireduce_scatter", comm);
   auto rc = copy_of(recvcounts, call.info.size);
   return launch(call, request,
                 [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
@@ -200,7 +195,7 @@ int TMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
 
 int TMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, TMPI_Datatype type, TMPI_Op op,
                                TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ireduce_scatter_block", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ireduce_scatter_block", comm);
   auto rc = uniform_counts(call.info.size, recvcount);
   return launch(call, request,
                 [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
@@ -208,19 +203,19 @@ int TMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
 
 int TMPI_Iscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iscan", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iscan", comm);
   return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, false); });
 }
 
 int TMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                  TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Iexscan", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Iexscan", comm);
   return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, true); });
 }
 
 int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                              int recvcount, TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ineighbor_allgather", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ineighbor_allgather", comm);
   int k = neighbor_count(call);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
@@ -231,7 +226,7 @@ int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype s
 
 int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                             TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ineighbor_alltoall", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ineighbor_alltoall", comm);
   int k = neighbor_count(call);
   auto sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
   auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
@@ -243,7 +238,7 @@ int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype se
 int TMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                               const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
                               TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ineighbor_allgatherv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ineighbor_allgatherv", comm);
   int k = neighbor_count(call);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   auto rc = copy_of(recvcounts, k), rd = copy_of(displs, k);
@@ -255,7 +250,7 @@ int TMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype 
 int TMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], TMPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                              TMPI_Comm comm, TMPI_Request* request) {
-  TMPI_IBEGIN("MPI_Ineighbor_alltoallv", comm);
+  TMPI_COLLECTIVE_CALL("MPI_Ineighbor_alltoallv", comm);
   int k = neighbor_count(call);
   auto sc = copy_of(sendcounts, k), sd = copy_of(sdispls, k);
   auto rc = copy_of(recvcounts, k), rd = copy_of(rdispls, k);

@@ -114,7 +114,7 @@ Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kin
   }
   r->origin = call;
   r->comm = comm;
-  if (comm != TMPI_COMM_WORLD && comm != TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
+  r->comm_ref = keep_alive(me, comm);
   r->type = type;
   r->peer_rank = peer;
   r->proc_null = a.proc_null;
@@ -215,7 +215,7 @@ Request* completed_send_request(Subrank* me, const char* call, int dest, int tag
   init_request(r, me, comm::Operation::Kind::Send, nullptr, 0, 0, tag, 0);
   r->origin = call;
   r->comm = comm;
-  if (comm != TMPI_COMM_WORLD && comm != TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
+  r->comm_ref = keep_alive(me, comm);
   r->peer_rank = dest;
   r->active = true;
   r->state.store(Request::kDone);
