@@ -1,10 +1,14 @@
-// The process entry point of a program built with tucanacc/tucanacxx. The
-// wrappers rename the program's own main to tucana_user_main, which the
-// runtime runs once per subrank.
+// The process entry point of a program built with tucanacc/tucanacxx.
+//
+// The program keeps its own `main`; the wrappers link with -Wl,--wrap=main,
+// so the C start-up code calls __wrap_main (here) and the program's main is
+// reached as __real_main, once per subrank. Objects compiled by any compiler
+// (plain mpicc included) and a main() inside a static library link as they
+// are; nothing is renamed in the objects.
 #include "mpi/runtime.h"
 
-extern "C" int tucana_user_main(int argc, char** argv, char** envp);
+extern "C" int __real_main(int argc, char** argv, char** envp);
 
-int main(int argc, char** argv, char** envp) {
-  return tucana::mpi::Runtime::run(argc, argv, envp, &tucana_user_main);
+extern "C" int __wrap_main(int argc, char** argv, char** envp) {
+  return tucana::mpi::Runtime::run(argc, argv, envp, &__real_main);
 }

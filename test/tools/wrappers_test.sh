@@ -119,7 +119,7 @@ check "C++ run" expect_output "cxx total 6" "$bin/tucana-run" -np 2 --vf 2 ./rin
 check "unsupported call, C" expect_fail_with "MPI_Win_create: one-sided communication is not supported" "$bin/tucanacc" -c win.c
 check "unsupported call, C++" expect_fail_with "MPI_Win_create: one-sided communication is not supported" "$bin/tucanacxx" -x c++ -c win.c
 check "unknown call, C" bash -c "printf '#include <mpi.h>\nint main(void){ MPI_Made_up(1); return 0; }\n' > made.c; ! '$bin/tucanacc' -c made.c"
-check "showme" expect_output "objcopy --redefine-sym main=tucana_user_main" "$bin/tucanacc" -show -c ring.c
+check "showme" expect_output "--wrap=main" "$bin/tucanacc" -show ring.c step.c
 check "no input" expect_fail_with "no input files" "$bin/tucanacc" -O2
 # launcher errors
 check "vf and vranks" expect_fail_with "either --vf or --vranks" "$bin/tucana-run" -np 2 --vf 2 --vranks 8 ./ring
