@@ -14,6 +14,7 @@ cd "$TUCANA_ROOT"
 reps=${1:-5}
 scripts/setup-deps.sh
 echo "== building Tucana (build/)"
+mkdir -p build  # a fresh clone has none: the build log goes there
 build_tree build >build/demo-build.log 2>&1 || { tail -30 build/demo-build.log; exit 1; }
 
 src=bench/programs/jacobi3d/jacobi3d_annotated.c

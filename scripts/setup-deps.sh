@@ -3,7 +3,7 @@
 # Usage: scripts/setup-deps.sh [--mpich]
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config binutils
+packages=(build-essential cmake ninja-build pkg-config binutils
           libopenmpi-dev openmpi-bin
           libboost-context-dev libhwloc-dev
           libgtest-dev libbenchmark-dev

@@ -1,0 +1,1 @@
+/* An executable whose main() lives in a static library. */
