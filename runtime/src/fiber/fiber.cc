@@ -55,13 +55,16 @@ void Fiber::trampoline(bctx::transfer_t t) {
   Fiber* self = static_cast<Fiber*>(self_context->owner);
   detail::complete_handoff(t, self_context);
   self->entry_(self->arg_);
-  self->finished_ = true;
+  self->finish_now();
+}
+
+void Fiber::finish_now() {
+  finished_ = true;
   if (!g_exit_hook) {
-    std::fprintf(stderr, "tucana: internal error: fiber '%s' finished with no exit hook\n",
-                 self->name_.c_str());
+    std::fprintf(stderr, "tucana: internal error: fiber '%s' finished with no exit hook\n", name_.c_str());
     std::abort();
   }
-  g_exit_hook(self);  // switches away for good
+  g_exit_hook(this);  // switches away for good
   std::abort();
 }
 

@@ -82,6 +82,12 @@ class Fiber {
   using ExitHook = void (*)(Fiber* self);
   static void set_exit_hook(ExitHook hook);
 
+  // Ends this fiber now, as if its entry function had returned, without
+  // unwinding its stack (what exit() does to a thread's frames): marks it
+  // finished and runs the exit hook. Contract: called on this fiber's own
+  // stack, which is never resumed afterwards.
+  [[noreturn]] void finish_now();
+
  private:
   static void trampoline(boost::context::detail::transfer_t t);
 

@@ -22,9 +22,11 @@ void print_error_once(const Runtime& rt, const std::string& message) {
   if (rt.transport.rank() == 0) std::fprintf(stderr, "tucana: error: %s\n", message.c_str());
 }
 
-// exit() inside a subrank ends the whole process. That is fine once every
-// subrank here has reached MPI_Finalize (MPI is finished on the way out);
-// before that it would silently kill the other subranks, so it is an error.
+// The process's own exit. exit() called by a subrank ends only that subrank
+// (Runtime::exit_called, through the exit() of main.cc); this handler only
+// meets an exit that bypassed it (libc's own, from inside a library), which
+// is fine once every subrank here has reached MPI_Finalize and would
+// otherwise silently kill the other subranks, so it is then an error.
 void on_process_exit() {
   Runtime* rt = Runtime::instance();
   if (!rt || rt->mpi_finalized) return;
@@ -108,6 +110,29 @@ void Runtime::subrank_finalized(Subrank* s) {
   s->blocked = BlockedIn{"MPI_Finalize", "MPI_Finalize", "source", TMPI_PROC_NULL, 0, TMPI_COMM_WORLD};
   while (!all_finalized.load()) sched::Scheduler::park();
   s->blocked.call = nullptr;
+}
+
+void Runtime::exit_called(int status) {
+  Runtime* rt = instance_;
+  Subrank* me = rt ? current_subrank() : nullptr;
+  if (!me) return;
+  if (sched::Scheduler::current_fiber() != me->fiber) {
+    // A helper fiber (a user reduction inside a non-blocking collective):
+    // it cannot stand for its subrank, so the job ends.
+    std::fprintf(stderr, "tucana: error: subrank %d called exit(%d) inside a non-blocking collective\n",
+                 me->world, status);
+    rt->abort(status != 0 ? status : 1);
+  }
+  if (status != 0 && !me->finalized) {
+    std::fprintf(stderr,
+                 "tucana: error: subrank %d called exit(%d) before MPI_Finalize: the job ends with status %d\n",
+                 me->world, status, status);
+    rt->abort(status);
+  }
+  me->exit_code = status;
+  me->finished = true;
+  if (!me->finalized) rt->subrank_finalized(me);
+  me->fiber->finish_now();
 }
 
 void Runtime::subrank_entry(void* arg) {

@@ -94,6 +94,13 @@ class Runtime {
   // Called by a subrank when it has reached MPI_Finalize or returned.
   void subrank_finalized(Subrank* s);
 
+  // exit(status) called by the program. On a subrank's own fiber it ends
+  // that subrank as returning `status` from main would, and never returns;
+  // a non-zero status before MPI_Finalize ends the whole job with that
+  // status (as mpirun does when a rank exits non-zero). Returns only when the
+  // caller is not a subrank (then the process itself exits).
+  static void exit_called(int status);
+
  private:
   static Runtime* instance_;
   UserMain main_ = nullptr;
