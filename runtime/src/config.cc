@@ -67,6 +67,10 @@ bool Config::from_environment(Config* out, std::string* error) {
       return false;
     }
   }
+  int tag = 0;
+  if (!read_int("TUCANA_TAG_OUTPUT", 0, &tag, error)) return false;
+  c.tag_output = tag != 0;
+  if (const char* v = std::getenv("TUCANA_OUTPUT_FILENAME"); v && *v) c.output_directory = v;
   *out = c;
   return true;
 }

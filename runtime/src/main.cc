@@ -20,6 +20,10 @@
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
 
+// tucana-run looks for this string to tell a Tucana program from one built
+// with plain mpicc (it survives strip: it is data, not a symbol).
+extern "C" __attribute__((used)) const char tucana_runtime_marker[] = "TUCANA-RUNTIME: built with tucanacc";
+
 extern "C" int __wrap_main(int argc, char** argv, char** envp) {
   return tucana::mpi::Runtime::run(argc, argv, envp, &__real_main);
 }

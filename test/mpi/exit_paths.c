@@ -9,7 +9,8 @@
  *   return7      MPI_Finalize, then return 7 from main          -> status 7
  *   exit4_early  rank 0 exit(4) before MPI_Finalize while the
  *                others wait in a barrier                       -> status 4
- *   atexit       an atexit handler registered by rank 0 runs once -> status 0 */
+ *   atexit       an atexit handler registered by rank 0 runs once -> status 0
+ *   segv         the last rank writes through a null pointer    -> SIGSEGV */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (strcmp(mode, "atexit") == 0 && rank == 0) atexit(at_exit_handler);
+  if (strcmp(mode, "segv") == 0 && rank == size - 1) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    volatile int *volatile nowhere = NULL;
+    *nowhere = 1;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   printf("done %d\n", rank);
   MPI_Finalize();

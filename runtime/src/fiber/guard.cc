@@ -28,6 +28,7 @@ constexpr int kMaxGuards = 1 << 16;
 GuardEntry g_guards[kMaxGuards];
 std::atomic<int> g_guard_high{0};  // slots [0, high) have been used
 std::mutex g_guard_mutex;          // serializes register/unregister
+std::atomic<FaultFallback> g_fallback{nullptr};
 
 // Async-signal-safe formatting of an unsigned number into buf.
 int format_unsigned(char* buf, unsigned long long v) {
@@ -50,7 +51,7 @@ void write_all(const char* s, std::size_t n) {
   }
 }
 
-void on_fault(int sig, siginfo_t* info, void*) {
+void on_fault(int sig, siginfo_t* info, void* context) {
   const char* addr = static_cast<const char*>(info->si_addr);
   int n = g_guard_high.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i) {
@@ -73,7 +74,9 @@ void on_fault(int sig, siginfo_t* info, void*) {
       _exit(3);
     }
   }
-  // Not ours: fall back to the default action so the usual crash happens.
+  // Not ours: the layer above reports it, or the default action (the usual
+  // crash) happens when the faulting instruction runs again.
+  if (FaultFallback fallback = g_fallback.load()) fallback(sig, info, context);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -100,6 +103,8 @@ void unregister_guard(int slot) {
   std::lock_guard<std::mutex> lock(g_guard_mutex);
   g_guards[slot].lo.store(nullptr, std::memory_order_release);
 }
+
+void set_fault_fallback(FaultFallback fallback) { g_fallback.store(fallback); }
 
 void install_overflow_handler() {
   static std::once_flag once;

@@ -1,6 +1,8 @@
 // Reports a fiber stack overflow instead of a bare segmentation fault.
 #pragma once
 
+#include <signal.h>
+
 #include <cstddef>
 
 namespace tucana::fiber {
@@ -15,7 +17,15 @@ void unregister_guard(int slot);
 // Installs the SIGSEGV/SIGBUS handler (once per process) and an alternate
 // signal stack for the calling thread (once per thread). A fault inside a
 // registered guard prints "stack overflow in <name>" and ends the process
-// with status 3; any other fault is re-raised with the default action.
+// with status 3; any other fault goes to the fallback (see below), or is
+// re-raised with the default action.
 void install_overflow_handler();
+
+// What the SIGSEGV/SIGBUS handler does with a fault outside every guard
+// region (the layer above names the subrank that took it). The fallback
+// runs on the alternate signal stack and must not return normally unless
+// the signal's default action has been restored. Set before workers run.
+using FaultFallback = void (*)(int sig, siginfo_t* info, void* context);
+void set_fault_fallback(FaultFallback fallback);
 
 }  // namespace tucana::fiber

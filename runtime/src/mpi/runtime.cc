@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "mpi/errors.h"
+#include "mpi/output.h"
+#include "mpi/signals.h"
 #include "trace/trace.h"
 
 namespace tucana::mpi {
@@ -112,6 +114,17 @@ void Runtime::subrank_finalized(Subrank* s) {
   s->blocked.call = nullptr;
 }
 
+void Runtime::abort(int code) {
+  flush_all_subrank_output();
+  write_trace();
+  transport.abort(code);
+}
+
+void Runtime::write_trace() {
+  if (trace_file_.empty() || trace_written_.exchange(true)) return;
+  trace::finish(trace_file_, transport.size());
+}
+
 void Runtime::exit_called(int status) {
   Runtime* rt = instance_;
   Subrank* me = rt ? current_subrank() : nullptr;
@@ -129,6 +142,7 @@ void Runtime::exit_called(int status) {
                  me->world, status, status);
     rt->abort(status);
   }
+  flush_subrank_output(me);
   me->exit_code = status;
   me->finished = true;
   if (!me->finalized) rt->subrank_finalized(me);
@@ -139,6 +153,7 @@ void Runtime::subrank_entry(void* arg) {
   auto* s = static_cast<Subrank*>(arg);
   Runtime& rt = get();
   s->exit_code = rt.main_(static_cast<int>(s->args.size()), s->argv.data(), rt.envp_);
+  flush_subrank_output(s);
   s->finished = true;
   if (!s->finalized) rt.subrank_finalized(s);
 }
@@ -152,6 +167,8 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     std::fprintf(stderr, "tucana: error: %s\n", error.c_str());
     return 1;
   }
+  install_subrank_output(rt.config.tag_output, rt.config.output_directory);
+  install_signal_handlers();
   if (!rt.transport.init(&argc, &argv, rt.config.workers > 1, &error)) {
     print_error_once(rt, error);
     rt.transport.abort(1);
@@ -197,10 +214,13 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   }
   std::atexit(&on_process_exit);
   const char* trace_file = std::getenv("TUCANA_TRACE");
-  if (trace_file && *trace_file) trace::start(rt.layout.my_proc, rt.config.workers);
+  if (trace_file && *trace_file) {
+    rt.trace_file_ = trace_file;
+    trace::start(rt.layout.my_proc, rt.config.workers);
+  }
 
   rt.scheduler->run();
-  if (trace_file && *trace_file) trace::finish(trace_file, nprocs);
+  rt.write_trace();
 
   int status = 0;
   for (auto& s : rt.subranks)

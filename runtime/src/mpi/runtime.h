@@ -14,6 +14,7 @@
 #include "comm/transport.h"
 #include "config.h"
 #include "mpi/communicator.h"
+#include "mpi/output.h"
 #include "sched/scheduler.h"
 
 namespace tucana::regions {
@@ -60,6 +61,7 @@ struct Subrank {
   regions::Instance* current_instance = nullptr;
   std::int64_t region_since_ns = 0;  // tracing: when the current region began
   char wait_note[256] = {0};
+  SubrankOutput output;   // its pending output lines (mpi/output.h)
 };
 
 using UserMain = int (*)(int, char**, char**);
@@ -88,7 +90,12 @@ class Runtime {
   std::mutex finalize_mutex;
   bool mpi_finalized = false;
 
-  [[noreturn]] void abort(int code) { transport.abort(code); }
+  // Ends the whole job with status `code`, after writing out pending output
+  // lines and this process's --trace part.
+  [[noreturn]] void abort(int code);
+  // Writes this process's --trace part (or file), once; later calls do
+  // nothing. Any thread; also from the signal handlers (best effort).
+  void write_trace();
   // Prints what each blocked subrank waits in and aborts the job.
   [[noreturn]] void report_deadlock();
   // Called by a subrank when it has reached MPI_Finalize or returned.
@@ -103,6 +110,8 @@ class Runtime {
 
  private:
   static Runtime* instance_;
+  std::string trace_file_;  // TUCANA_TRACE, empty when not tracing
+  std::atomic<bool> trace_written_{false};
   UserMain main_ = nullptr;
   char** envp_ = nullptr;
   static void subrank_entry(void* arg);
