@@ -4,6 +4,7 @@
 #include <tucana/tmpi.h>
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +46,7 @@ struct Pending {
   void* temp = nullptr;
   void* user = nullptr;
   std::size_t capacity = 0;
+  bool receive = false;
 };
 }  // namespace
 
@@ -54,6 +56,11 @@ struct Transport::Impl {
   // synchronous ones.
   MPI_Comm data = MPI_COMM_NULL;
   MPI_Comm acks = MPI_COMM_NULL;
+  // The deadlock detector's agreements.
+  MPI_Comm detector = MPI_COMM_NULL;
+  MPI_Request agreement = MPI_REQUEST_NULL;
+  long long agreement_in[Transport::kAgreementValues] = {};
+  long long agreement_out[Transport::kAgreementValues] = {};
   std::vector<SyncSend*> sync_sends;  // in send order
   std::vector<MPI_Request> requests;
   std::vector<Pending> pending;    // parallel to `requests`
@@ -114,6 +121,7 @@ bool Transport::configure(const Layout& layout, std::string* error) {
   if (layout.nprocs > 1) {
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->data);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
+    MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
   } else {
     context_bits_ = kMaxContextBits;  // nothing travels: any id will do
   }
@@ -134,6 +142,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   MPI_Request r;
   if (!synchronous) {
     MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
+    sent_.fetch_add(1, std::memory_order_relaxed);
     track_locked(&r, done);
     return;
   }
@@ -152,6 +161,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   };
   impl_->sync_sends.push_back(sync);
   MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
+  sent_.fetch_add(1, std::memory_order_relaxed);
   track_locked(&r, sent);
 }
 
@@ -173,6 +183,7 @@ void Transport::track_locked(void* request, Completion* done) {
 void Transport::acknowledge_in_handler(const SyncAck& ack) {
   MPI_Request r;
   MPI_Isend(nullptr, 0, MPI_BYTE, ack.proc, ack.real_tag, impl_->acks, &r);
+  sent_.fetch_add(1, std::memory_order_relaxed);
   track_locked(&r, nullptr);
 }
 
@@ -193,6 +204,7 @@ bool Transport::poll_acks_locked() {
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.acks, &flag, &st);
     if (!flag) break;
     MPI_Recv(nullptr, 0, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, im.acks, MPI_STATUS_IGNORE);
+    received_.fetch_add(1, std::memory_order_relaxed);
     moved = true;
     for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
       SyncSend* sync = *it;
@@ -212,6 +224,7 @@ bool Transport::poll_acks_locked() {
 void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
                                     Completion* done) {
   Pending p{done};
+  p.receive = true;
   void* target = buf;
   if (m->bytes > capacity) {  // truncation: receive whole, keep what fits
     p.temp = std::malloc(m->bytes ? m->bytes : 1);
@@ -225,6 +238,7 @@ void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t cap
   impl_->requests.push_back(r);
   impl_->pending.push_back(p);
   in_flight_.store(static_cast<int>(impl_->requests.size()), std::memory_order_relaxed);
+  receiving_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Transport::receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity,
@@ -281,16 +295,19 @@ bool Transport::poll_locked() {
       }
       // compact: drop the completed entries (now MPI_REQUEST_NULL)
       std::size_t w = 0;
+      int receiving = 0;
       for (std::size_t i = 0; i < im.requests.size(); ++i) {
         if (im.requests[i] != MPI_REQUEST_NULL) {
           im.requests[w] = im.requests[i];
           im.pending[w] = im.pending[i];
+          receiving += im.pending[w].receive;
           ++w;
         }
       }
       im.requests.resize(w);
       im.pending.resize(w);
       in_flight_.store(static_cast<int>(w), std::memory_order_relaxed);
+      receiving_.store(receiving, std::memory_order_relaxed);
     }
   }
   // 2. acknowledgements of synchronous sends
@@ -304,6 +321,7 @@ bool Transport::poll_locked() {
     MPI_Status st;
     MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data, &flag, &msg, &st);
     if (!flag) break;
+    received_.fetch_add(1, std::memory_order_relaxed);
     moved = true;
     int count = 0;
     MPI_Get_count(&st, MPI_BYTE, &count);
@@ -323,12 +341,51 @@ bool Transport::poll_locked() {
   return moved;
 }
 
+bool Transport::agreement_start(const long long in[kAgreementValues]) {
+  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  assert(impl_->agreement == MPI_REQUEST_NULL);
+  std::memcpy(impl_->agreement_in, in, sizeof impl_->agreement_in);
+  MPI_Iallreduce(impl_->agreement_in, impl_->agreement_out, kAgreementValues, MPI_LONG_LONG, MPI_SUM,
+                 impl_->detector, &impl_->agreement);
+  return true;
+}
+
+int Transport::agreement_test(long long out[kAgreementValues]) {
+  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return -1;
+  assert(impl_->agreement != MPI_REQUEST_NULL);
+  int flag = 0;
+  MPI_Test(&impl_->agreement, &flag, MPI_STATUS_IGNORE);
+  if (!flag) return 0;
+  std::memcpy(out, impl_->agreement_out, sizeof impl_->agreement_out);
+  return 1;
+}
+
+void Transport::gather_text(const std::string& text, std::string* all) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  int length = static_cast<int>(text.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, impl_->detector);
+  int total = 0;
+  for (int p = 0; p < size_; ++p) {
+    offsets[static_cast<std::size_t>(p)] = total;
+    total += lengths[static_cast<std::size_t>(p)];
+  }
+  std::string gathered(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
+  MPI_Gatherv(text.data(), length, MPI_CHAR, gathered.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+              impl_->detector);
+  if (rank_ == 0) *all = std::move(gathered);
+}
+
 void Transport::finalize() {
   {
     std::unique_lock<std::mutex> lock(impl_->mutex);
     while (size_ > 1 && !impl_->requests.empty()) poll_locked();
     if (impl_->data != MPI_COMM_NULL) MPI_Comm_free(&impl_->data);
     if (impl_->acks != MPI_COMM_NULL) MPI_Comm_free(&impl_->acks);
+    if (impl_->agreement != MPI_REQUEST_NULL) MPI_Cancel(&impl_->agreement);
+    if (impl_->detector != MPI_COMM_NULL) MPI_Comm_free(&impl_->detector);
     impl_->finalized = true;
   }
   MPI_Finalize();

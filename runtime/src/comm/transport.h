@@ -117,6 +117,30 @@ class Transport {
   // The number of operations in flight (a hint, read without the lock).
   const std::atomic<int>& in_flight() const { return in_flight_; }
 
+  // --- for the deadlock detector (mpi/deadlock.cc) ---
+  // Real messages this process has sent (data and acknowledgements, counted
+  // when posted) and received (counted when MPI hands them over: matched by
+  // MPI_Improbe, or an acknowledgement received). Their sums over all
+  // processes are equal when no message is in flight anywhere.
+  long long messages_sent() const { return sent_.load(std::memory_order_relaxed); }
+  long long messages_received() const { return received_.load(std::memory_order_relaxed); }
+  // Receives posted and not complete: they finish by themselves, so while
+  // one is pending this process is not stuck. (A pending send may wait for a
+  // receiver that never comes, and does not count.)
+  int receives_in_flight() const { return receiving_.load(std::memory_order_relaxed); }
+  static constexpr int kAgreementValues = 4;
+  // Starts MPI_Iallreduce(SUM) of `in` over every process, on a communicator
+  // of its own. Returns false (nothing started) when another thread holds
+  // the lock. Contract: at most one agreement outstanding per process, and
+  // every process starts its agreements in the same order.
+  bool agreement_start(const long long in[kAgreementValues]);
+  // Tests the outstanding agreement: 1 and `out` filled when it completed, 0
+  // when not yet, -1 when another thread holds the lock.
+  int agreement_test(long long out[kAgreementValues]);
+  // Collective over all processes, blocking: process 0 gets every process's
+  // `text` in process order in `all`.
+  void gather_text(const std::string& text, std::string* all);
+
   // Makes progress if no other thread is doing so: completes finished
   // operations and hands new arrivals to the handler. True if anything moved.
   bool poll();
@@ -145,6 +169,9 @@ class Transport {
   std::function<void(const Arrival&)> handler_;
   const Layout* layout_ = nullptr;
   std::atomic<int> in_flight_{0};
+  std::atomic<long long> sent_{0};      // written under the lock
+  std::atomic<long long> received_{0};  // written under the lock
+  std::atomic<int> receiving_{0};       // written under the lock
 };
 
 // The smallest number of program tag bits Tucana accepts: MPI guarantees

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "mpi/deadlock.h"
 #include "mpi/errors.h"
 #include "mpi/output.h"
 #include "mpi/signals.h"
@@ -47,54 +48,7 @@ void on_process_exit() {
   rt->transport.abort(1);
 }
 
-std::string describe(const BlockedIn& b, const Subrank* who) {
-  char buf[512];
-  auto rank_text = [](int r, char* out, std::size_t n) {
-    if (r == TMPI_ANY_SOURCE) std::snprintf(out, n, "MPI_ANY_SOURCE");
-    else if (r == TMPI_PROC_NULL) std::snprintf(out, n, "MPI_PROC_NULL");
-    else std::snprintf(out, n, "%d", r);
-  };
-  char peer[32], tag[32];
-  rank_text(b.peer, peer, sizeof peer);
-  if (b.tag == TMPI_ANY_TAG) std::snprintf(tag, sizeof tag, "MPI_ANY_TAG");
-  else std::snprintf(tag, sizeof tag, "%d", b.tag);
-  if (b.note) {
-    std::snprintf(buf, sizeof buf, "%s: %s", b.call, b.note);
-  } else if (std::strcmp(b.call, "MPI_Finalize") == 0) {
-    std::snprintf(buf, sizeof buf, "MPI_Finalize, waiting for the other subranks of this process");
-  } else if (!b.peer_label) {  // a non-blocking collective
-    std::snprintf(buf, sizeof buf, "%s, on %s(comm=%s)", b.call, b.op, comm_name(b.comm, who));
-  } else if (b.op == b.call || std::strcmp(b.op, b.call) == 0) {
-    std::snprintf(buf, sizeof buf, "%s(%s=%s, tag=%s, comm=%s)", b.call, b.peer_label, peer, tag,
-                  comm_name(b.comm, who));
-  } else {
-    std::snprintf(buf, sizeof buf, "%s, on %s(%s=%s, tag=%s, comm=%s)", b.call, b.op, b.peer_label, peer, tag,
-                  comm_name(b.comm, who));
-  }
-  return buf;
-}
-
 }  // namespace
-
-void Runtime::report_deadlock() {
-  std::string text;
-  char line[640];
-  int running = 0;
-  for (auto& s : subranks) running += !s->finished;
-  std::snprintf(line, sizeof line,
-                "tucana: error: deadlock: all %d running subranks of process %d are blocked and no "
-                "message has moved for %.1f s (--deadlock-timeout):\n",
-                running, layout.my_proc, config.deadlock_timeout);
-  text += line;
-  for (auto& s : subranks) {
-    if (s->finished) continue;
-    std::snprintf(line, sizeof line, "  subrank %d (worker %d): %s\n", s->world, s->worker,
-                  s->blocked.call ? describe(s->blocked, s.get()).c_str() : "blocked");
-    text += line;
-  }
-  std::fputs(text.c_str(), stderr);
-  abort(2);
-}
 
 void Runtime::subrank_finalized(Subrank* s) {
   std::unique_lock<std::mutex> lock(finalize_mutex);
@@ -188,11 +142,19 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   sched::SchedulerConfig sc;
   sc.workers = rt.config.workers;
   sc.stack_size = rt.config.stack_size;
-  sc.stall_timeout_s = rt.config.deadlock_timeout;
+  // One process decides about deadlocks alone (the scheduler's stall check);
+  // several agree through the detector (mpi/deadlock.h).
+  sc.stall_timeout_s = nprocs == 1 ? rt.config.deadlock_timeout : 0;
   sc.steal = rt.config.steal;
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
+  if (nprocs > 1 && rt.config.deadlock_timeout > 0) rt.detector = std::make_unique<DeadlockDetector>(rt);
   if (nprocs > 1) {
-    rt.scheduler->set_poll_hook([] { return get().transport.poll(); });
+    rt.scheduler->set_poll_hook([] {
+      Runtime& r = get();
+      bool moved = r.transport.poll();
+      if (r.detector) r.detector->poll();
+      return moved;
+    });
     rt.scheduler->set_in_flight_counter(&rt.transport.in_flight());
   }
   rt.scheduler->set_stall_handler([] { get().report_deadlock(); });
@@ -220,6 +182,9 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   }
 
   rt.scheduler->run();
+  // Every subrank here has ended: wait (taking part in the detector's
+  // rounds) until every process has, or a deadlock elsewhere is agreed.
+  if (rt.detector) rt.detector->wait_for_all();
   rt.write_trace();
 
   int status = 0;

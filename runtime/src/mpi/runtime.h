@@ -24,6 +24,8 @@ struct Instance;
 
 namespace tucana::mpi {
 
+class DeadlockDetector;
+
 // What a blocked subrank waits in, for the deadlock report.
 struct BlockedIn {
   const char* call = nullptr;   // the MPI call the program made, e.g. "MPI_Waitall"
@@ -81,6 +83,8 @@ class Runtime {
   comm::Transport transport;
   std::unique_ptr<comm::Messenger> messenger;
   std::unique_ptr<sched::Scheduler> scheduler;
+  // Deadlocks across processes (more than one process, timeout > 0).
+  std::unique_ptr<DeadlockDetector> detector;
   std::vector<std::unique_ptr<Subrank>> subranks;
 
   // Subranks of this process that have called MPI_Finalize or returned.
@@ -96,7 +100,8 @@ class Runtime {
   // Writes this process's --trace part (or file), once; later calls do
   // nothing. Any thread; also from the signal handlers (best effort).
   void write_trace();
-  // Prints what each blocked subrank waits in and aborts the job.
+  // One process: prints what each blocked subrank waits in and aborts the
+  // job (mpi/deadlock.cc; across processes, DeadlockDetector reports).
   [[noreturn]] void report_deadlock();
   // Called by a subrank when it has reached MPI_Finalize or returned.
   void subrank_finalized(Subrank* s);

@@ -117,18 +117,25 @@ bool Scheduler::poll() {
   return moved;
 }
 
+std::int64_t Scheduler::quiescent_since_ns() {
+  int live = live_.load();
+  // The progress note first: an unpark lowers parked_ before it notes progress.
+  if (progressed_.exchange(false) || live == 0 || parked_.load() + polling_.load() < live) {
+    // Something moved, or someone can run: the clock restarts.
+    last_progress_ns_.store(now_ns());
+    return -1;
+  }
+  return last_progress_ns_.load();
+}
+
 void Scheduler::check_stall() {
   if (config_.stall_timeout_s <= 0 || !stall_handler_) return;
   std::int64_t now = now_ns();
   std::int64_t next = next_stall_check_ns_.load(std::memory_order_relaxed);
   if (now < next || !next_stall_check_ns_.compare_exchange_strong(next, now + 100'000'000)) return;
-  int live = live_.load();
-  if (progressed_.exchange(false) || live == 0 || parked_.load() + polling_.load() < live) {
-    // Something moved, or someone can run: the clock restarts.
-    last_progress_ns_.store(now);
-    return;
-  }
-  double stalled = static_cast<double>(now - last_progress_ns_.load()) * 1e-9;
+  std::int64_t since = quiescent_since_ns();
+  if (since < 0) return;
+  double stalled = static_cast<double>(now - since) * 1e-9;
   if (stalled >= config_.stall_timeout_s && !stall_reported_.exchange(true)) stall_handler_();
 }
 

@@ -92,12 +92,18 @@ class Scheduler {
   // counts as blocked for stall detection between these two calls.
   void begin_polling() { polling_.fetch_add(1); }
   void end_polling() { polling_.fetch_sub(1); }
+  // Since when this process has been quiescent: every live fiber parked (or
+  // polling without progress) and no progress noted. Returns that time
+  // (steady clock, ns), or -1 when something can run or has just moved; a
+  // time that changed between two calls means activity in between. Consumes
+  // the progress note, as the stall check does. Any thread.
+  std::int64_t quiescent_since_ns();
   int live() const { return live_.load(); }
+  static std::int64_t now_ns();
   int parked() const { return parked_.load(); }
 
  private:
   friend class Worker;
-  static std::int64_t now_ns();
   bool finished() const { return live_.load(std::memory_order_acquire) == 0; }
   bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
   bool poll();
