@@ -7,6 +7,7 @@
 // compiler-style; on any error nothing is written and the exit status is 1.
 // OUT is written whole (through a temporary file) and is never the input.
 #include <string>
+#include <vector>
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
@@ -27,6 +28,25 @@ llvm::cl::extrahelp more_help(
     "\nThe annotations are described in docs/annotations.md; the translation in docs/translator.md.\n"
     "Compiler flags go after '--' (e.g. -- -I include -DN=64), or come from a\n"
     "compile_commands.json found with -p. Tucana's <mpi.h> is always on the include path.\n");
+
+// Tucana's headers: next to an installed tool (PREFIX/bin/../include/tucana/mpi
+// and PREFIX/include, so that a moved prefix works), else the build tree's.
+std::vector<std::string> tucana_include_dirs(const char* argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&tucana_include_dirs));
+  llvm::SmallString<256> prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::SmallString<256> mpi_dir(prefix);
+  llvm::sys::path::append(mpi_dir, "include", "tucana", "mpi");
+  if (llvm::sys::fs::exists(llvm::Twine(mpi_dir) + "/mpi.h")) {
+    llvm::SmallString<256> include_dir(prefix);
+    llvm::sys::path::append(include_dir, "include");
+    return {std::string(mpi_dir), std::string(include_dir)};
+  }
+  std::vector<std::string> dirs;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(TUCANA_TRANSLATE_INCLUDE_DIRS).split(parts, ';', -1, false);
+  for (llvm::StringRef d : parts) dirs.push_back(d.str());
+  return dirs;
+}
 
 int fail(const std::string& message) {
   llvm::errs() << "tucana-translate: error: " << message << "\n";
@@ -60,6 +80,10 @@ int write_output(const std::string& path, const std::string& text) {
 }  // namespace
 
 int main(int argc, const char** argv) {
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& out) {
+    out << "tucana-translate (Tucana) " << TUCANA_VERSION << "\n"
+        << "  on Clang " << TUCANA_CLANG_VERSION << " (LibTooling)\n";
+  });
   auto parser = clang::tooling::CommonOptionsParser::create(argc, argv, category, llvm::cl::Required);
   if (!parser) {
     llvm::errs() << llvm::toString(parser.takeError());
@@ -78,10 +102,7 @@ int main(int argc, const char** argv) {
   // Tucana's <mpi.h> and the compiler's own headers (this tool does not live
   // next to clang, so the resource directory is given explicitly).
   std::vector<std::string> extra;
-  llvm::StringRef dirs(TUCANA_TRANSLATE_INCLUDE_DIRS);
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  dirs.split(parts, ';', -1, false);
-  for (llvm::StringRef d : parts) extra.push_back(("-I" + d).str());
+  for (const std::string& d : tucana_include_dirs(argv[0])) extra.push_back("-I" + d);
   extra.push_back("-resource-dir=" TUCANA_CLANG_RESOURCE_DIR);
   tool.appendArgumentsAdjuster(
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
