@@ -74,6 +74,13 @@ check "a plain compiler with -showme:compile/-showme:link" bash -c \
   "cc \$('$bin/tucanacc' -showme:compile) -Wno-unknown-pragmas -c ring.c -o plain_ring.o && cc plain_ring.o \$('$bin/tucanacc' -showme:link) -o plain_ring"
 check "... runs under tucana-run" expect_output "^ring sum 6 size 4" "$bin/tucana-run" -np 2 --vf 2 ./plain_ring
 
+# Linked with the libraries alone, without -Wl,--wrap=main (as CMake's FindMPI
+# variables MPI_<LANG>_LIBRARIES are used by some projects): MPI_Init starts
+# the runtime, which runs main again in every subrank.
+check "linked without --wrap=main" bash -c \
+  "cc plain_ring.o \$('$bin/tucanacc' -showme:link | sed 's/-Wl,--wrap=main//') -o nowrap_ring"
+check "... runs virtualized" expect_output "^ring sum 6 size 4" "$bin/tucana-run" -np 2 --vf 2 ./nowrap_ring
+
 # --- dependency files under Make ----------------------------------------------
 mkdir mk && cp ring.c ring.h mk/
 cat >mk/Makefile <<MK

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
@@ -12,6 +14,42 @@
 using namespace tucana;
 using namespace tucana::mpi;
 
+// The program's own main, by its symbol name (C++ may not name ::main). In a
+// program linked with -Wl,--wrap=main this is the runtime's entry point,
+// which start_unwrapped() never reaches.
+extern "C" int tucana_program_main(int, char**, char**) __asm__("main");
+extern "C" char** environ;
+
+namespace {
+
+// MPI_Init called by a main that the runtime did not start: the program was
+// linked with Tucana's libraries but without -Wl,--wrap=main (CMake's
+// FindMPI variables MPI_<LANG>_LIBRARIES without MPI_<LANG>_LINK_FLAGS, for
+// instance). Start the runtime now: it runs main from the beginning in every
+// subrank, and the process ends when they have. The code main ran before
+// MPI_Init runs once more in each subrank.
+[[noreturn]] void start_unwrapped(int* argc, char*** argv) {
+  static std::vector<std::string> words;
+  static std::vector<char*> args;
+  if (!argc || !argv) {  // MPI_Init(NULL, NULL): the command line from /proc
+    if (FILE* f = std::fopen("/proc/self/cmdline", "r")) {
+      std::string word;
+      for (int c; (c = std::fgetc(f)) != EOF;) {
+        if (c) word += static_cast<char>(c);
+        else words.push_back(word), word.clear();
+      }
+      std::fclose(f);
+    }
+    for (auto& w : words) args.push_back(w.data());
+  } else {
+    args.assign(*argv, *argv + *argc);
+  }
+  int n = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  std::exit(Runtime::run(n, args.data(), environ, &tucana_program_main));
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -21,8 +59,7 @@ int TMPI_Init(int* argc, char*** argv) {
 }
 
 int TMPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  (void)argc;
-  (void)argv;
+  if (!Runtime::instance()) start_unwrapped(argc, argv);
   Subrank* me = enter("MPI_Init", true);
   if (me->initialized)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, "MPI_Init", "MPI is already initialized");

@@ -1,5 +1,7 @@
 #include "mpi/runtime.h"
 
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -196,3 +198,22 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
 }
 
 }  // namespace tucana::mpi
+
+// tucana-run looks for this string to tell a Tucana program from one built
+// with plain mpicc (it survives strip: it is data, not a symbol).
+extern "C" __attribute__((used)) const char tucana_runtime_marker[] = "TUCANA-RUNTIME: built with tucanacc";
+
+// exit() for the whole program: this definition, linked into the executable,
+// comes before libc's. exit() on a subrank must not run the process's exit
+// handlers there: they would run on the subrank's fiber stack, and the
+// runtime's own destructors unmap that stack. It ends the subrank instead
+// (Runtime::exit_called); the process exits once, from the main thread's
+// stack, when the last subrank has ended.
+extern "C" void exit(int status) noexcept {
+  tucana::mpi::Runtime::exit_called(status);  // returns only outside subranks
+  using ExitFunction = void (*)(int);
+  static auto libc_exit = reinterpret_cast<ExitFunction>(dlsym(RTLD_NEXT, "exit"));
+  if (!libc_exit) std::_Exit(status);
+  libc_exit(status);
+  __builtin_unreachable();
+}
