@@ -34,7 +34,7 @@ void print_error_once(const Runtime& rt, const std::string& message) {
 // otherwise silently kill the other subranks, so it is then an error.
 void on_process_exit() {
   Runtime* rt = Runtime::instance();
-  if (!rt || rt->mpi_finalized) return;
+  if (!rt || rt->mpi_finalized || rt->aborting()) return;
   if (rt->all_finalized.load()) {
     rt->mpi_finalized = true;
     rt->transport.finalize();
@@ -71,6 +71,7 @@ void Runtime::subrank_finalized(Subrank* s) {
 }
 
 void Runtime::abort(int code) {
+  aborting_.store(true);
   flush_all_subrank_output();
   write_trace();
   transport.abort(code);
@@ -83,7 +84,7 @@ void Runtime::write_trace() {
 
 void Runtime::exit_called(int status) {
   Runtime* rt = instance_;
-  Subrank* me = rt ? current_subrank() : nullptr;
+  Subrank* me = rt && !rt->aborting_.load() ? current_subrank() : nullptr;
   if (!me) return;
   if (sched::Scheduler::current_fiber() != me->fiber) {
     // A helper fiber (a user reduction inside a non-blocking collective):
@@ -210,6 +211,13 @@ extern "C" __attribute__((used)) const char tucana_runtime_marker[] = "TUCANA-RU
 // (Runtime::exit_called); the process exits once, from the main thread's
 // stack, when the last subrank has ended.
 extern "C" void exit(int status) noexcept {
+  tucana::mpi::Runtime* rt = tucana::mpi::Runtime::instance();
+  if (rt && rt->aborting()) {
+    // MPI_Abort's own exit (MPICH's, in a one-process job), maybe on a fiber's
+    // stack: the job is over, no exit handlers.
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
   tucana::mpi::Runtime::exit_called(status);  // returns only outside subranks
   using ExitFunction = void (*)(int);
   static auto libc_exit = reinterpret_cast<ExitFunction>(dlsym(RTLD_NEXT, "exit"));

@@ -97,6 +97,7 @@ class Runtime {
   // Ends the whole job with status `code`, after writing out pending output
   // lines and this process's --trace part.
   [[noreturn]] void abort(int code);
+  bool aborting() const { return aborting_.load(); }
   // Writes this process's --trace part (or file), once; later calls do
   // nothing. Any thread; also from the signal handlers (best effort).
   void write_trace();
@@ -116,6 +117,9 @@ class Runtime {
  private:
   static Runtime* instance_;
   std::string trace_file_;  // TUCANA_TRACE, empty when not tracing
+  // Set by abort(): MPI_Abort may call exit() itself (MPICH does), which
+  // must then end the process, not the subrank.
+  std::atomic<bool> aborting_{false};
   std::atomic<bool> trace_written_{false};
   UserMain main_ = nullptr;
   char** envp_ = nullptr;
