@@ -113,5 +113,8 @@ interrupt_traced_job() {
   grep -q '"traceEvents"' "$work/int.json" || { echo "no trace written"; cat int.log; return 1; }
 }
 check "one SIGINT stops a job with --trace and writes the trace" interrupt_traced_job
+check "a failed job (MPI_Abort) still writes its trace" bash -c "
+  '${run[0]}' -np 2 --vf 2 --trace '$work/abort.json' ./env abort 7 >abort.log 2>&1; test \$? -eq 7 &&
+  grep -q '\"traceEvents\"' '$work/abort.json' && grep -q 'subrank' '$work/abort.json'"
 
 finish
