@@ -8,39 +8,19 @@
 #  - a main() in a static library links;
 #  - find_package(MPI) with MPI_C_COMPILER/MPI_CXX_COMPILER set to the wrappers.
 # Usage: buildsys_test.sh BUILD_DIR NATIVE_MPICC NATIVE_MPIRUN
-set -u
 build=$(cd "$1" && pwd)
 native_cc=$2
 native_run=$3
 tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$tests/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+CHECK_VERBOSE=1
+. "$tests/../tools/common.sh" ""
 # The projects are copied: the test touches their files.
 here=$work/projects
 mkdir -p "$here"
 cp -r "$tests/src" "$tests/package" "$tests/findmpi" "$here/"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-failures=0
-passes=0
-
-check() {  # name, then a command that must succeed
-  local name=$1
-  shift
-  if "$@" >"$work/check.log" 2>&1; then
-    passes=$((passes + 1))
-    echo "ok: $name"
-  else
-    failures=$((failures + 1))
-    echo "FAIL: $name"
-    sed 's/^/    /' "$work/check.log" | tail -40
-  fi
-}
 contains() {  # pattern, command...: the command succeeds and prints pattern
-  local pattern=$1
-  shift
-  "$@" >"$work/out.log" 2>&1 || { echo "failed ($?): $*"; cat "$work/out.log"; return 1; }
-  grep -qE -- "$pattern" "$work/out.log" || { echo "missing /$pattern/ in the output of: $*"; cat "$work/out.log"; return 1; }
+  expect_output "$@"
 }
 lacks() {  # pattern, command...: the command succeeds and does not print pattern
   local pattern=$1
@@ -113,5 +93,4 @@ check "find_package(MPI): build" cmake --build "$f"
 check "find_package(MPI): runs virtualized, result equals plain MPI" run_equals "$f/ring"
 check "find_package(MPI): C++" contains "^hello sum 6 on 4 ranks" "$prefix/bin/tucana-run" -np 2 --vf 2 "$f/hello"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,7 +1,10 @@
-# Shared by the tools tests: a scratch directory, check/expect helpers and a
-# closing "N passed, N failed" line. Source it with BIN_DIR as $1.
+# Shared by the tools and build-system tests: a scratch directory, check and
+# expect helpers and a closing "N passed, N failed" line. Source it with
+# BIN_DIR as $1 (or an empty $1 when there is no bin directory to use).
+# CHECK_VERBOSE=1 prints a line for each passing check too.
 set -u
-bin=$(cd "$1" && pwd)
+bin=""
+[ -n "${1:-}" ] && bin=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -13,6 +16,7 @@ check() {  # name, then a command that must succeed
   shift
   if "$@" >"$work/check.txt" 2>&1; then
     passes=$((passes + 1))
+    [ "${CHECK_VERBOSE:-0}" = 1 ] && echo "ok: $name"
   else
     failures=$((failures + 1))
     echo "FAIL: $name"

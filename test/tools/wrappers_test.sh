@@ -1,39 +1,9 @@
 #!/usr/bin/env bash
 # Tests of tucanacc/tucanacxx and tucana-run as a user meets them: flags like
-# mpicc's, main renamed, unsupported calls refused at compile time, global
+# mpicc's, the program's main wrapped, unsupported calls refused at compile time, global
 # variables listed, launcher errors for impossible layouts.
 # Usage: wrappers_test.sh BIN_DIR
-set -u
-bin=$(cd "$1" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-failures=0
-passes=0
-check() {  # name, then a command that must succeed
-  local name=$1
-  shift
-  if "$@" >"$work/out.txt" 2>&1; then
-    passes=$((passes + 1))
-  else
-    failures=$((failures + 1))
-    echo "FAIL: $name"
-    sed 's/^/    /' "$work/out.txt"
-  fi
-}
-expect_fail_with() {  # pattern, command...: the command fails and prints pattern
-  local pattern=$1
-  shift
-  if "$@" >out.log 2>&1; then echo "unexpectedly succeeded"; cat out.log; return 1; fi
-  grep -qE -- "$pattern" out.log || { echo "missing /$pattern/ in:"; cat out.log; return 1; }
-}
-expect_output() {  # pattern, command...: the command succeeds and prints pattern
-  local pattern=$1
-  shift
-  "$@" >out.log 2>&1 || { echo "failed:"; cat out.log; return 1; }
-  grep -qE -- "$pattern" out.log || { echo "missing /$pattern/ in:"; cat out.log; return 1; }
-}
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 
 cat >ring.c <<'C'
 #include <mpi.h>
@@ -177,5 +147,4 @@ assert {e["pid"] for e in events if e.get("ph") == "X"} == {0, 1}, "processes"
 assert any(e.get("cat") == "subrank" for e in events)
 '
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
