@@ -2,11 +2,19 @@
  *
  * Every MPI_ name below is Tucana's virtual MPI: the functions are declared
  * under their MPI names but bound (with an asm label) to the runtime's
- * TMPI_ symbols, so a program's calls go to its subrank, never to the real
- * MPI library that the runtime itself runs on. Functions Tucana does not run
- * are declared so that calling one is a compile-time error naming it.
+ * TMPI_ symbols (PMPI_ names to PTMPI_ ones), so a program's calls go to its
+ * subrank, never to the real MPI library that the runtime itself runs on.
+ *
+ * Every MPI 3.1 function is declared. One that Tucana does not run yet is
+ * declared with a compile-time warning naming it and the reason; the runtime
+ * defines it, and a call reports the same and returns
+ * MPI_ERR_UNSUPPORTED_OPERATION through the communicator's error handler.
+ *   -DTUCANA_ALLOW_UNSUPPORTED   no warning
+ *   -DTUCANA_STRICT_MPI          an error instead of the warning
+ * (the diagnostic comes from the compiler's code generator: a call that the
+ * optimizer removes is not reported).
  * The tables behind this header: tucana/tmpi_functions.def,
- * tucana/tmpi_unsupported.def, tucana/tmpi_datatypes.def. */
+ * tucana/tmpi_unsupported.def, tucana/tmpi_datatypes.def, tucana/tmpi_ops.def. */
 #ifndef TUCANA_USER_MPI_H
 #define TUCANA_USER_MPI_H
 
@@ -32,11 +40,34 @@ typedef TMPI_Offset MPI_Offset;
 typedef TMPI_Count MPI_Count;
 typedef TMPI_Status MPI_Status;
 typedef TMPI_User_function MPI_User_function;
-/* Types of unsupported features exist only so that their calls reach the
- * diagnostic below instead of an "unknown type" error. */
-typedef struct tmpi_unsupported_win *MPI_Win;
-typedef struct tmpi_unsupported_file *MPI_File;
-typedef struct tmpi_unsupported_message *MPI_Message;
+typedef TMPI_Win MPI_Win;
+typedef TMPI_File MPI_File;
+typedef TMPI_Message MPI_Message;
+typedef TMPI_Fint MPI_Fint;
+typedef TMPI_T_enum MPI_T_enum;
+typedef TMPI_T_cvar_handle MPI_T_cvar_handle;
+typedef TMPI_T_pvar_handle MPI_T_pvar_handle;
+typedef TMPI_T_pvar_session MPI_T_pvar_session;
+typedef TMPI_Comm_errhandler_function MPI_Comm_errhandler_function;
+typedef TMPI_File_errhandler_function MPI_File_errhandler_function;
+typedef TMPI_Win_errhandler_function MPI_Win_errhandler_function;
+typedef TMPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef TMPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef TMPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef TMPI_Handler_function MPI_Handler_function;
+typedef TMPI_Comm_copy_attr_function MPI_Comm_copy_attr_function;
+typedef TMPI_Comm_delete_attr_function MPI_Comm_delete_attr_function;
+typedef TMPI_Type_copy_attr_function MPI_Type_copy_attr_function;
+typedef TMPI_Type_delete_attr_function MPI_Type_delete_attr_function;
+typedef TMPI_Win_copy_attr_function MPI_Win_copy_attr_function;
+typedef TMPI_Win_delete_attr_function MPI_Win_delete_attr_function;
+typedef TMPI_Copy_function MPI_Copy_function;
+typedef TMPI_Delete_function MPI_Delete_function;
+typedef TMPI_Grequest_query_function MPI_Grequest_query_function;
+typedef TMPI_Grequest_free_function MPI_Grequest_free_function;
+typedef TMPI_Grequest_cancel_function MPI_Grequest_cancel_function;
+typedef TMPI_Datarep_extent_function MPI_Datarep_extent_function;
+typedef TMPI_Datarep_conversion_function MPI_Datarep_conversion_function;
 
 #define MPI_COMM_NULL TMPI_COMM_NULL
 #define MPI_COMM_WORLD TMPI_COMM_WORLD
@@ -110,6 +141,193 @@ typedef struct tmpi_unsupported_message *MPI_Message;
 #define MPI_ERR_UNSUPPORTED_OPERATION TMPI_ERR_UNSUPPORTED_OPERATION
 #define MPI_ERR_LASTCODE TMPI_ERR_LASTCODE
 
+/* windows, files, info, datatypes decoding, tools (MPI 3.1) */
+#define MPI_WIN_NULL TMPI_WIN_NULL
+#define MPI_FILE_NULL TMPI_FILE_NULL
+#define MPI_MESSAGE_NULL TMPI_MESSAGE_NULL
+#define MPI_MESSAGE_NO_PROC TMPI_MESSAGE_NO_PROC
+#define MPI_INFO_ENV TMPI_INFO_ENV
+#define MPI_T_ENUM_NULL TMPI_T_ENUM_NULL
+#define MPI_T_CVAR_HANDLE_NULL TMPI_T_CVAR_HANDLE_NULL
+#define MPI_T_PVAR_HANDLE_NULL TMPI_T_PVAR_HANDLE_NULL
+#define MPI_T_PVAR_SESSION_NULL TMPI_T_PVAR_SESSION_NULL
+#define MPI_T_PVAR_ALL_HANDLES TMPI_T_PVAR_ALL_HANDLES
+#define MPI_MAX_INFO_KEY TMPI_MAX_INFO_KEY
+#define MPI_MAX_INFO_VAL TMPI_MAX_INFO_VAL
+#define MPI_MAX_PORT_NAME TMPI_MAX_PORT_NAME
+#define MPI_MAX_DATAREP_STRING TMPI_MAX_DATAREP_STRING
+#define MPI_ARGV_NULL TMPI_ARGV_NULL
+#define MPI_ARGVS_NULL TMPI_ARGVS_NULL
+#define MPI_ERRCODES_IGNORE TMPI_ERRCODES_IGNORE
+#define MPI_F_STATUS_IGNORE TMPI_F_STATUS_IGNORE
+#define MPI_F_STATUSES_IGNORE TMPI_F_STATUSES_IGNORE
+#define MPI_STATUS_SIZE TMPI_STATUS_SIZE
+#define MPI_UNWEIGHTED TMPI_UNWEIGHTED
+#define MPI_WEIGHTS_EMPTY TMPI_WEIGHTS_EMPTY
+#define MPI_DISPLACEMENT_CURRENT TMPI_DISPLACEMENT_CURRENT
+#define MPI_LASTUSEDCODE TMPI_LASTUSEDCODE
+#define MPI_WIN_BASE TMPI_WIN_BASE
+#define MPI_WIN_SIZE TMPI_WIN_SIZE
+#define MPI_WIN_DISP_UNIT TMPI_WIN_DISP_UNIT
+#define MPI_WIN_CREATE_FLAVOR TMPI_WIN_CREATE_FLAVOR
+#define MPI_WIN_MODEL TMPI_WIN_MODEL
+#define MPI_WIN_FLAVOR_CREATE TMPI_WIN_FLAVOR_CREATE
+#define MPI_WIN_FLAVOR_ALLOCATE TMPI_WIN_FLAVOR_ALLOCATE
+#define MPI_WIN_FLAVOR_DYNAMIC TMPI_WIN_FLAVOR_DYNAMIC
+#define MPI_WIN_FLAVOR_SHARED TMPI_WIN_FLAVOR_SHARED
+#define MPI_MODE_CREATE TMPI_MODE_CREATE
+#define MPI_MODE_RDONLY TMPI_MODE_RDONLY
+#define MPI_MODE_WRONLY TMPI_MODE_WRONLY
+#define MPI_MODE_RDWR TMPI_MODE_RDWR
+#define MPI_MODE_DELETE_ON_CLOSE TMPI_MODE_DELETE_ON_CLOSE
+#define MPI_MODE_UNIQUE_OPEN TMPI_MODE_UNIQUE_OPEN
+#define MPI_MODE_EXCL TMPI_MODE_EXCL
+#define MPI_MODE_APPEND TMPI_MODE_APPEND
+#define MPI_MODE_SEQUENTIAL TMPI_MODE_SEQUENTIAL
+#define MPI_MODE_NOCHECK TMPI_MODE_NOCHECK
+#define MPI_MODE_NOSTORE TMPI_MODE_NOSTORE
+#define MPI_MODE_NOPUT TMPI_MODE_NOPUT
+#define MPI_MODE_NOPRECEDE TMPI_MODE_NOPRECEDE
+#define MPI_MODE_NOSUCCEED TMPI_MODE_NOSUCCEED
+#define MPI_COMBINER_NAMED TMPI_COMBINER_NAMED
+#define MPI_COMBINER_DUP TMPI_COMBINER_DUP
+#define MPI_COMBINER_CONTIGUOUS TMPI_COMBINER_CONTIGUOUS
+#define MPI_COMBINER_VECTOR TMPI_COMBINER_VECTOR
+#define MPI_COMBINER_HVECTOR_INTEGER TMPI_COMBINER_HVECTOR_INTEGER
+#define MPI_COMBINER_HVECTOR TMPI_COMBINER_HVECTOR
+#define MPI_COMBINER_INDEXED TMPI_COMBINER_INDEXED
+#define MPI_COMBINER_HINDEXED_INTEGER TMPI_COMBINER_HINDEXED_INTEGER
+#define MPI_COMBINER_HINDEXED TMPI_COMBINER_HINDEXED
+#define MPI_COMBINER_INDEXED_BLOCK TMPI_COMBINER_INDEXED_BLOCK
+#define MPI_COMBINER_HINDEXED_BLOCK TMPI_COMBINER_HINDEXED_BLOCK
+#define MPI_COMBINER_STRUCT_INTEGER TMPI_COMBINER_STRUCT_INTEGER
+#define MPI_COMBINER_STRUCT TMPI_COMBINER_STRUCT
+#define MPI_COMBINER_SUBARRAY TMPI_COMBINER_SUBARRAY
+#define MPI_COMBINER_DARRAY TMPI_COMBINER_DARRAY
+#define MPI_COMBINER_F90_REAL TMPI_COMBINER_F90_REAL
+#define MPI_COMBINER_F90_COMPLEX TMPI_COMBINER_F90_COMPLEX
+#define MPI_COMBINER_F90_INTEGER TMPI_COMBINER_F90_INTEGER
+#define MPI_COMBINER_RESIZED TMPI_COMBINER_RESIZED
+#define MPI_DISTRIBUTE_BLOCK TMPI_DISTRIBUTE_BLOCK
+#define MPI_DISTRIBUTE_CYCLIC TMPI_DISTRIBUTE_CYCLIC
+#define MPI_DISTRIBUTE_NONE TMPI_DISTRIBUTE_NONE
+#define MPI_DISTRIBUTE_DFLT_DARG TMPI_DISTRIBUTE_DFLT_DARG
+#define MPI_T_VERBOSITY_USER_BASIC TMPI_T_VERBOSITY_USER_BASIC
+#define MPI_T_VERBOSITY_USER_DETAIL TMPI_T_VERBOSITY_USER_DETAIL
+#define MPI_T_VERBOSITY_USER_ALL TMPI_T_VERBOSITY_USER_ALL
+#define MPI_T_VERBOSITY_TUNER_BASIC TMPI_T_VERBOSITY_TUNER_BASIC
+#define MPI_T_VERBOSITY_TUNER_DETAIL TMPI_T_VERBOSITY_TUNER_DETAIL
+#define MPI_T_VERBOSITY_TUNER_ALL TMPI_T_VERBOSITY_TUNER_ALL
+#define MPI_T_VERBOSITY_MPIDEV_BASIC TMPI_T_VERBOSITY_MPIDEV_BASIC
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL TMPI_T_VERBOSITY_MPIDEV_DETAIL
+#define MPI_T_VERBOSITY_MPIDEV_ALL TMPI_T_VERBOSITY_MPIDEV_ALL
+#define MPI_T_BIND_NO_OBJECT TMPI_T_BIND_NO_OBJECT
+#define MPI_T_BIND_MPI_COMM TMPI_T_BIND_MPI_COMM
+#define MPI_T_BIND_MPI_DATATYPE TMPI_T_BIND_MPI_DATATYPE
+#define MPI_T_BIND_MPI_ERRHANDLER TMPI_T_BIND_MPI_ERRHANDLER
+#define MPI_T_BIND_MPI_FILE TMPI_T_BIND_MPI_FILE
+#define MPI_T_BIND_MPI_GROUP TMPI_T_BIND_MPI_GROUP
+#define MPI_T_BIND_MPI_OP TMPI_T_BIND_MPI_OP
+#define MPI_T_BIND_MPI_REQUEST TMPI_T_BIND_MPI_REQUEST
+#define MPI_T_BIND_MPI_WIN TMPI_T_BIND_MPI_WIN
+#define MPI_T_BIND_MPI_MESSAGE TMPI_T_BIND_MPI_MESSAGE
+#define MPI_T_BIND_MPI_INFO TMPI_T_BIND_MPI_INFO
+#define MPI_T_SCOPE_CONSTANT TMPI_T_SCOPE_CONSTANT
+#define MPI_T_SCOPE_READONLY TMPI_T_SCOPE_READONLY
+#define MPI_T_SCOPE_LOCAL TMPI_T_SCOPE_LOCAL
+#define MPI_T_SCOPE_GROUP TMPI_T_SCOPE_GROUP
+#define MPI_T_SCOPE_GROUP_EQ TMPI_T_SCOPE_GROUP_EQ
+#define MPI_T_SCOPE_ALL TMPI_T_SCOPE_ALL
+#define MPI_T_SCOPE_ALL_EQ TMPI_T_SCOPE_ALL_EQ
+#define MPI_T_PVAR_CLASS_STATE TMPI_T_PVAR_CLASS_STATE
+#define MPI_T_PVAR_CLASS_LEVEL TMPI_T_PVAR_CLASS_LEVEL
+#define MPI_T_PVAR_CLASS_SIZE TMPI_T_PVAR_CLASS_SIZE
+#define MPI_T_PVAR_CLASS_PERCENTAGE TMPI_T_PVAR_CLASS_PERCENTAGE
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK TMPI_T_PVAR_CLASS_HIGHWATERMARK
+#define MPI_T_PVAR_CLASS_LOWWATERMARK TMPI_T_PVAR_CLASS_LOWWATERMARK
+#define MPI_T_PVAR_CLASS_COUNTER TMPI_T_PVAR_CLASS_COUNTER
+#define MPI_T_PVAR_CLASS_AGGREGATE TMPI_T_PVAR_CLASS_AGGREGATE
+#define MPI_T_PVAR_CLASS_TIMER TMPI_T_PVAR_CLASS_TIMER
+#define MPI_T_PVAR_CLASS_GENERIC TMPI_T_PVAR_CLASS_GENERIC
+#define MPI_ERR_ACCESS TMPI_ERR_ACCESS
+#define MPI_ERR_AMODE TMPI_ERR_AMODE
+#define MPI_ERR_ASSERT TMPI_ERR_ASSERT
+#define MPI_ERR_BAD_FILE TMPI_ERR_BAD_FILE
+#define MPI_ERR_BASE TMPI_ERR_BASE
+#define MPI_ERR_CONVERSION TMPI_ERR_CONVERSION
+#define MPI_ERR_DISP TMPI_ERR_DISP
+#define MPI_ERR_DUP_DATAREP TMPI_ERR_DUP_DATAREP
+#define MPI_ERR_FILE_EXISTS TMPI_ERR_FILE_EXISTS
+#define MPI_ERR_FILE_IN_USE TMPI_ERR_FILE_IN_USE
+#define MPI_ERR_FILE TMPI_ERR_FILE
+#define MPI_ERR_INFO_KEY TMPI_ERR_INFO_KEY
+#define MPI_ERR_INFO_NOKEY TMPI_ERR_INFO_NOKEY
+#define MPI_ERR_INFO_VALUE TMPI_ERR_INFO_VALUE
+#define MPI_ERR_INFO TMPI_ERR_INFO
+#define MPI_ERR_IO TMPI_ERR_IO
+#define MPI_ERR_KEYVAL TMPI_ERR_KEYVAL
+#define MPI_ERR_LOCKTYPE TMPI_ERR_LOCKTYPE
+#define MPI_ERR_NAME TMPI_ERR_NAME
+#define MPI_ERR_NO_MEM TMPI_ERR_NO_MEM
+#define MPI_ERR_NOT_SAME TMPI_ERR_NOT_SAME
+#define MPI_ERR_NO_SPACE TMPI_ERR_NO_SPACE
+#define MPI_ERR_NO_SUCH_FILE TMPI_ERR_NO_SUCH_FILE
+#define MPI_ERR_PORT TMPI_ERR_PORT
+#define MPI_ERR_QUOTA TMPI_ERR_QUOTA
+#define MPI_ERR_READ_ONLY TMPI_ERR_READ_ONLY
+#define MPI_ERR_RMA_ATTACH TMPI_ERR_RMA_ATTACH
+#define MPI_ERR_RMA_CONFLICT TMPI_ERR_RMA_CONFLICT
+#define MPI_ERR_RMA_RANGE TMPI_ERR_RMA_RANGE
+#define MPI_ERR_RMA_SHARED TMPI_ERR_RMA_SHARED
+#define MPI_ERR_RMA_SYNC TMPI_ERR_RMA_SYNC
+#define MPI_ERR_RMA_FLAVOR TMPI_ERR_RMA_FLAVOR
+#define MPI_ERR_SERVICE TMPI_ERR_SERVICE
+#define MPI_ERR_SIZE TMPI_ERR_SIZE
+#define MPI_ERR_SPAWN TMPI_ERR_SPAWN
+#define MPI_ERR_UNSUPPORTED_DATAREP TMPI_ERR_UNSUPPORTED_DATAREP
+#define MPI_ERR_WIN TMPI_ERR_WIN
+#define MPI_T_ERR_MEMORY TMPI_T_ERR_MEMORY
+#define MPI_T_ERR_NOT_INITIALIZED TMPI_T_ERR_NOT_INITIALIZED
+#define MPI_T_ERR_CANNOT_INIT TMPI_T_ERR_CANNOT_INIT
+#define MPI_T_ERR_INVALID_INDEX TMPI_T_ERR_INVALID_INDEX
+#define MPI_T_ERR_INVALID_ITEM TMPI_T_ERR_INVALID_ITEM
+#define MPI_T_ERR_INVALID_HANDLE TMPI_T_ERR_INVALID_HANDLE
+#define MPI_T_ERR_OUT_OF_HANDLES TMPI_T_ERR_OUT_OF_HANDLES
+#define MPI_T_ERR_OUT_OF_SESSIONS TMPI_T_ERR_OUT_OF_SESSIONS
+#define MPI_T_ERR_INVALID_SESSION TMPI_T_ERR_INVALID_SESSION
+#define MPI_T_ERR_CVAR_SET_NOT_NOW TMPI_T_ERR_CVAR_SET_NOT_NOW
+#define MPI_T_ERR_CVAR_SET_NEVER TMPI_T_ERR_CVAR_SET_NEVER
+#define MPI_T_ERR_PVAR_NO_STARTSTOP TMPI_T_ERR_PVAR_NO_STARTSTOP
+#define MPI_T_ERR_PVAR_NO_WRITE TMPI_T_ERR_PVAR_NO_WRITE
+#define MPI_T_ERR_PVAR_NO_ATOMIC TMPI_T_ERR_PVAR_NO_ATOMIC
+#define MPI_T_ERR_INVALID_NAME TMPI_T_ERR_INVALID_NAME
+#define MPI_T_ERR_INVALID TMPI_T_ERR_INVALID
+#define MPI_LOCK_EXCLUSIVE TMPI_LOCK_EXCLUSIVE
+#define MPI_LOCK_SHARED TMPI_LOCK_SHARED
+#define MPI_SEEK_SET TMPI_SEEK_SET
+#define MPI_SEEK_CUR TMPI_SEEK_CUR
+#define MPI_SEEK_END TMPI_SEEK_END
+#define MPI_TYPECLASS_REAL TMPI_TYPECLASS_REAL
+#define MPI_TYPECLASS_INTEGER TMPI_TYPECLASS_INTEGER
+#define MPI_TYPECLASS_COMPLEX TMPI_TYPECLASS_COMPLEX
+#define MPI_WIN_SEPARATE TMPI_WIN_SEPARATE
+#define MPI_WIN_UNIFIED TMPI_WIN_UNIFIED
+
+/* predefined attribute callbacks */
+#define MPI_COMM_NULL_COPY_FN TMPI_COMM_NULL_COPY_FN
+#define MPI_COMM_NULL_DELETE_FN TMPI_COMM_NULL_DELETE_FN
+#define MPI_COMM_DUP_FN TMPI_COMM_DUP_FN
+#define MPI_TYPE_NULL_COPY_FN TMPI_TYPE_NULL_COPY_FN
+#define MPI_TYPE_NULL_DELETE_FN TMPI_TYPE_NULL_DELETE_FN
+#define MPI_TYPE_DUP_FN TMPI_TYPE_DUP_FN
+#define MPI_WIN_NULL_COPY_FN TMPI_WIN_NULL_COPY_FN
+#define MPI_WIN_NULL_DELETE_FN TMPI_WIN_NULL_DELETE_FN
+#define MPI_WIN_DUP_FN TMPI_WIN_DUP_FN
+#define MPI_NULL_COPY_FN TMPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN TMPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN TMPI_COMM_DUP_FN
+#define MPI_CONVERSION_FN_NULL TMPI_CONVERSION_FN_NULL
+
 /* predefined datatypes and their aliases */
 /* (enumerators, so that they are integer constant expressions in C too) */
 enum tmpi_user_datatypes {
@@ -129,30 +347,35 @@ enum tmpi_user_ops {
   TMPI_USER_OPS_END_
 };
 
-/* supported functions: MPI_X and PMPI_X both bound to TMPI_X */
+/* Supported functions: MPI_X bound to TMPI_X (the runtime's weak entry, which
+ * a tool may replace), PMPI_X to PTMPI_X (the implementation). */
 #define TMPI_FN(NAME, PARAMS)                                                  \
   int MPI_##NAME PARAMS __asm__("TMPI_" #NAME);                                \
-  int PMPI_##NAME PARAMS __asm__("TMPI_" #NAME);
+  int PMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
 #define TMPI_FN_R(RET, NAME, PARAMS)                                           \
   RET MPI_##NAME PARAMS __asm__("TMPI_" #NAME);                                \
-  RET PMPI_##NAME PARAMS __asm__("TMPI_" #NAME);
+  RET PMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
 #include <tucana/tmpi_functions.def>
 #undef TMPI_FN
 #undef TMPI_FN_R
 
-/* Unsupported functions: a call is a compile-time error naming it and why.
- * Declared with any arguments ("()" in C, "(...)" in C++) so that the call,
- * not its argument list, is what the compiler reports. */
-#ifdef __cplusplus
-#define TMPI_ANY_ARGS (...)
+/* Functions Tucana does not run yet: declared with their real prototypes and
+ * a diagnostic on every call that the compiler emits (see the top). */
+#if defined(TUCANA_STRICT_MPI)
+#define TMPI_UNSUPPORTED_DIAG(MSG) __attribute__((error(MSG)))
+#elif defined(TUCANA_ALLOW_UNSUPPORTED)
+#define TMPI_UNSUPPORTED_DIAG(MSG)
 #else
-#define TMPI_ANY_ARGS ()
+#define TMPI_UNSUPPORTED_DIAG(MSG) __attribute__((warning(MSG)))
 #endif
-#define TMPI_UNSUPPORTED(NAME, REASON)                                         \
-  int MPI_##NAME TMPI_ANY_ARGS __attribute__((error("MPI_" #NAME ": " REASON)));
+#define TMPI_UNSUPPORTED(NAME, PARAMS, HANDLE, REASON)                                  \
+  int MPI_##NAME PARAMS __asm__("TMPI_" #NAME)                                          \
+      TMPI_UNSUPPORTED_DIAG("MPI_" #NAME " is not supported by Tucana: " REASON);       \
+  int PMPI_##NAME PARAMS __asm__("PTMPI_" #NAME)                                        \
+      TMPI_UNSUPPORTED_DIAG("MPI_" #NAME " is not supported by Tucana: " REASON);
 #include <tucana/tmpi_unsupported.def>
 #undef TMPI_UNSUPPORTED
-#undef TMPI_ANY_ARGS
+#undef TMPI_UNSUPPORTED_DIAG
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,12 @@ Subrank* enter(const char* call, bool before_init_ok = false);
 // blocked, so a program spinning on MPI_Test in a deadlock is reported too.
 void note_polling(Subrank* me, const BlockedIn& what);
 
+// A call of `call`, which Tucana declares but does not run: prints
+//   tucana: error: subrank R: CALL is not supported by Tucana: REASON
+// (a warning, once per call name and process, under MPI_ERRORS_RETURN) and
+// returns MPI_ERR_UNSUPPORTED_OPERATION through `comm`'s error handler.
+int unsupported_call(const char* call, const char* reason, TMPI_Comm comm);
+
 // The text of an error class, as MPI_Error_string gives it.
 const char* error_text(int code);
 
