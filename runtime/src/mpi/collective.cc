@@ -1,6 +1,7 @@
 // The collective framework (see collective.h).
 #include "mpi/collective.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -113,14 +114,34 @@ void Exchange::wait() {
   requests_.clear();
 }
 
-void Reduction::apply(const void* in, void* inout) const {
-  if (fn) {
-    int len = user_count;
-    TMPI_Datatype t = user_type;
+void Reduction::call_user(const void* in, void* inout, std::size_t count) const {
+  int len = static_cast<int>(count);
+  TMPI_Datatype t = user_type;
+  if (!user_map) {
     fn(const_cast<void*>(in), inout, &len, &t);
-  } else {
-    apply_op(op, basic, in, inout, basic_count);
+    return;
   }
+  if (count == 0) return;
+  // The function sees `count` elements as they lie in the program's
+  // buffers: element i at i * extent, its data at the type map's offsets.
+  const TypeMap& m = *user_map;
+  std::ptrdiff_t last = static_cast<std::ptrdiff_t>(count - 1) * m.extent();
+  std::ptrdiff_t lo = std::min<std::ptrdiff_t>(0, last) + m.true_lb;
+  std::ptrdiff_t hi = std::max<std::ptrdiff_t>(0, last) + m.true_ub;
+  std::vector<char> a(static_cast<std::size_t>(hi - lo)), b(a.size());
+  char* a_base = a.data() - lo;
+  char* b_base = b.data() - lo;
+  unpack(in, count, m, a_base);
+  unpack(inout, count, m, b_base);
+  fn(a_base, b_base, &len, &t);
+  pack(b_base, count, m, inout);
+}
+
+void Reduction::apply(const void* in, void* inout) const {
+  if (fn)
+    call_user(in, inout, static_cast<std::size_t>(user_count));
+  else
+    apply_op(op, basic, in, inout, basic_count);
 }
 
 void Reduction::apply_part(const void* in, void* inout, std::size_t first, std::size_t count) const {
@@ -128,25 +149,22 @@ void Reduction::apply_part(const void* in, void* inout, std::size_t first, std::
   std::size_t offset = first * element_size();
   const char* a = static_cast<const char*>(in) + offset;
   char* b = static_cast<char*>(inout) + offset;
-  if (fn) {
-    int len = static_cast<int>(count);
-    TMPI_Datatype t = user_type;
-    fn(const_cast<char*>(a), b, &len, &t);
-  } else {
+  if (fn)
+    call_user(a, b, count);
+  else
     apply_op(op, basic, a, b, count);
-  }
 }
 
 int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type, int count,
-                   const TypeMap& map, Reduction* out) {
+                   const TypeMapPtr& map_ptr, Reduction* out) {
+  const TypeMap& map = *map_ptr;
   if (!op_name(op)) return mpi_error(me, comm, TMPI_ERR_OP, call, "invalid operation %d", op);
   out->op = op;
   if ((out->fn = user_op(op, &out->commute))) {
-    if (!map.contiguous())
-      return mpi_error(me, comm, TMPI_ERR_TYPE, call, "user operations need a contiguous datatype");
     out->user_type = type;
     out->user_count = count;
     out->user_size = map.size;
+    if (!map.contiguous()) out->user_map = map_ptr;
     return TMPI_SUCCESS;
   }
   if (map.basic == TMPI_DATATYPE_NULL)

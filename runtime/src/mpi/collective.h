@@ -99,7 +99,9 @@ class Exchange {
 
 // How to combine two buffers of a reduction: a predefined operation runs on
 // the predefined type the datatype is made of; a user operation gets the
-// program's datatype and count, as MPI says (inout = in OP inout).
+// program's datatype and count, as MPI says (inout = in OP inout), and its
+// data laid out as the datatype says (the buffers here are packed: for a
+// datatype that is not contiguous, copies are unpacked for the function).
 struct Reduction {
   TMPI_Op op = TMPI_OP_NULL;
   TMPI_Datatype basic = TMPI_DATATYPE_NULL;
@@ -109,6 +111,7 @@ struct Reduction {
   TMPI_Datatype user_type = TMPI_DATATYPE_NULL;
   int user_count = 0;
   std::size_t user_size = 0;
+  TypeMapPtr user_map;  // the user datatype's map when it is not contiguous
   bool commute = true;
 
   // inout = in OP inout over the whole buffer.
@@ -119,10 +122,13 @@ struct Reduction {
   // partial reduction may split at).
   std::size_t elements() const { return fn ? static_cast<std::size_t>(user_count) : basic_count; }
   std::size_t element_size() const { return fn ? user_size : basic_size; }
+
+ private:
+  void call_user(const void* in, void* inout, std::size_t count) const;
 };
 
 int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TMPI_Datatype type, int count,
-                   const TypeMap& map, Reduction* out);
+                   const TypeMapPtr& map, Reduction* out);
 
 int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map,
                  std::size_t* bytes);

@@ -436,7 +436,7 @@ int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, T
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
   if (int e = check_root(call, root)) return e;
   if (sendbuf == TMPI_IN_PLACE) {
     if (call.info.rank != root)
@@ -456,7 +456,7 @@ int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
   Collective c(call);
   Flat out(recvbuf, sz(count), map, sendbuf == TMPI_IN_PLACE);
   if (sendbuf != TMPI_IN_PLACE) {
@@ -720,7 +720,7 @@ int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMP
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
   if (sendbuf == TMPI_IN_PLACE) sendbuf = recvbuf;
   Collective c(call);
   Flat in(sendbuf, sz(count), map, true);
@@ -758,7 +758,7 @@ int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, cons
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, *map, &red)) return e;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, map, &red)) return e;
   const void* input = sendbuf == TMPI_IN_PLACE ? recvbuf : sendbuf;
   std::vector<char> result(bytes);
   Collective c(call);
@@ -969,7 +969,7 @@ int TMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, TMPI_Datatyp
   TypeMapPtr map;
   if (int e = check_buffer(me, TMPI_COMM_WORLD, call, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(me, TMPI_COMM_WORLD, call, op, type, count, *map, &red)) return e;
+  if (int e = make_reduction(me, TMPI_COMM_WORLD, call, op, type, count, map, &red)) return e;
   Flat in(inbuf, sz(count), map, true);
   Flat inout(inoutbuf, sz(count), map, true);
   red.apply(in.data(), inout.data());

@@ -1,6 +1,7 @@
 #include "mpi/datatype.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <mutex>
 #include <unordered_map>
 #include <cstring>
@@ -10,11 +11,36 @@ namespace tucana::mpi {
 
 namespace {
 
+// The layout of a C type in memory: one block, or a pair's two members.
+template <typename T>
+struct Members {
+  static constexpr std::size_t size = sizeof(T), first = sizeof(T), second_offset = 0;
+};
+template <typename T>
+struct Members<Pair<T>> {
+  static constexpr std::size_t size = sizeof(T) + sizeof(int), first = sizeof(T),
+                               second_offset = offsetof(Pair<T>, index);
+};
+template <typename T>
+struct Members<Pair2<T>> {
+  static constexpr std::size_t size = 2 * sizeof(T), first = sizeof(T), second_offset = offsetof(Pair2<T>, index);
+};
+
 const TypeInfo kTypes[] = {
-#define TMPI_DATATYPE(NAME, CTYPE, CLASS) {"MPI_" #NAME, sizeof(CTYPE), TypeClass::CLASS},
+#define TMPI_DATATYPE(NAME, CTYPE, CLASS)                                                              \
+  {"MPI_" #NAME,         Members<CTYPE>::size,  TypeClass::CLASS,           sizeof(CTYPE), alignof(CTYPE), \
+   Members<CTYPE>::first, Members<CTYPE>::second_offset},
 #include <tucana/tmpi_datatypes.def>
 #undef TMPI_DATATYPE
 };
+
+// A load of a possibly unaligned value (packed data).
+template <typename T>
+T load(const char* p) {
+  T v;
+  std::memcpy(static_cast<void*>(&v), p, sizeof(T));
+  return v;
+}
 
 const char* const kOpNames[] = {
 #define TMPI_OP(NAME, APPLIES) "MPI_" #NAME,
@@ -22,14 +48,30 @@ const char* const kOpNames[] = {
 #undef TMPI_OP
 };
 
-// One reduction on one element type. The class decides which ops apply.
-template <typename T, TypeClass C>
-bool reduce(TMPI_Op op, const T* in, T* io, std::size_t n) {
-  if (op == TMPI_OP_REPLACE) {
-    if (n) std::memcpy(static_cast<void*>(io), static_cast<const void*>(in), n * sizeof(T));
-    return true;
+// MAXLOC/MINLOC on packed pairs (the index right after the value).
+template <typename P>
+bool reduce_pairs(TMPI_Op op, const void* in_bytes, void* io_bytes, std::size_t n) {
+  using V = decltype(P::value);
+  using I = decltype(P::index);
+  constexpr std::size_t stride = sizeof(V) + sizeof(I);
+  if (op != TMPI_OP_MAXLOC && op != TMPI_OP_MINLOC) return false;
+  const bool max = op == TMPI_OP_MAXLOC;
+  const auto* in = static_cast<const char*>(in_bytes);
+  auto* io = static_cast<char*>(io_bytes);
+  for (std::size_t i = 0; i < n; ++i, in += stride, io += stride) {
+    V a = load<V>(in), b = load<V>(io);
+    // Ties keep the smaller index, as MPI specifies.
+    bool take = max ? a > b : a < b;
+    if (!take && a == b) take = load<I>(in + sizeof(V)) < load<I>(io + sizeof(V));
+    if (take) std::memcpy(io, in, stride);
   }
-  if (op == TMPI_OP_NO_OP) return true;
+  return true;
+}
+
+// One reduction on one element type that is not a pair. The class decides
+// which ops apply.
+template <typename T, TypeClass C>
+bool reduce_values(TMPI_Op op, const T* in, T* io, std::size_t n) {
   if constexpr (C == TypeClass::INT || C == TypeClass::UINT || C == TypeClass::FLOAT) {
     switch (op) {
       case TMPI_OP_MAX: for (std::size_t i = 0; i < n; ++i) io[i] = std::max(in[i], io[i]); return true;
@@ -62,23 +104,20 @@ bool reduce(TMPI_Op op, const T* in, T* io, std::size_t n) {
       default: break;
     }
   }
-  if constexpr (C == TypeClass::PAIR) {
-    // Ties keep the smaller index, as MPI specifies.
-    switch (op) {
-      case TMPI_OP_MAXLOC:
-        for (std::size_t i = 0; i < n; ++i) {
-          if (in[i].value > io[i].value || (in[i].value == io[i].value && in[i].index < io[i].index)) io[i] = in[i];
-        }
-        return true;
-      case TMPI_OP_MINLOC:
-        for (std::size_t i = 0; i < n; ++i) {
-          if (in[i].value < io[i].value || (in[i].value == io[i].value && in[i].index < io[i].index)) io[i] = in[i];
-        }
-        return true;
-      default: break;
-    }
-  }
   return false;
+}
+
+template <typename T, TypeClass C>
+bool reduce(TMPI_Op op, const void* in, void* io, std::size_t n) {
+  if (op == TMPI_OP_REPLACE) {
+    if (n) std::memcpy(io, in, n * Members<T>::size);
+    return true;
+  }
+  if (op == TMPI_OP_NO_OP) return true;
+  if constexpr (C == TypeClass::PAIR)
+    return reduce_pairs<T>(op, in, io, n);
+  else
+    return reduce_values<T, C>(op, static_cast<const T*>(in), static_cast<T*>(io), n);
 }
 
 }  // namespace
@@ -131,8 +170,7 @@ bool apply_op(TMPI_Op op, TMPI_Datatype type, const void* in, void* inout, std::
   switch (type) {
 #define TMPI_DATATYPE(NAME, CTYPE, CLASS)                                                   \
   case TMPI_DT_##NAME:                                                                    \
-    return reduce<CTYPE, TypeClass::CLASS>(op, static_cast<const CTYPE*>(in),             \
-                                           static_cast<CTYPE*>(inout), count);
+    return reduce<CTYPE, TypeClass::CLASS>(op, in, inout, count);
 #include <tucana/tmpi_datatypes.def>
 #undef TMPI_DATATYPE
     default:

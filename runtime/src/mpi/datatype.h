@@ -26,10 +26,21 @@ namespace mpi {
 
 enum class TypeClass { INT, UINT, FLOAT, COMPLEX, BOOL, LOGICAL, BYTE, PAIR, NONE };
 
+// A predefined type as it lies in memory: MPI_Type_size is `size`, the
+// bytes of data (for the MAXLOC/MINLOC pairs the sum of their two members,
+// without the padding of the C struct); MPI_Type_get_extent is `extent`
+// (the C type's sizeof, padding included); `align` is the C type's
+// alignment (a struct type's extent is rounded up to its members' largest).
+// A pair's data is two blocks: `first` bytes at offset 0 and the rest at
+// `second_offset` (0 for the other types, which are one block).
 struct TypeInfo {
   const char* name;  // "MPI_INT"
   std::size_t size;
   TypeClass cls;
+  std::size_t extent;
+  std::size_t align;
+  std::size_t first;
+  std::size_t second_offset;
 };
 
 // The description of a datatype handle, or null if it is not a valid one.
@@ -46,7 +57,9 @@ bool free_user_op(TMPI_Op op);
 TMPI_User_function* user_op(TMPI_Op op, bool* commute);
 
 // inout[i] = in[i] OP inout[i] for `count` elements of `type` (MPI's order
-// for user operations). Returns false when `op` is not defined on `type`.
+// for user operations), packed: element i at i * type_info(type)->size (a
+// pair's index follows its value without padding). Returns false when `op`
+// is not defined on `type`.
 bool apply_op(TMPI_Op op, TMPI_Datatype type, const void* in, void* inout, std::size_t count);
 
 }  // namespace mpi

@@ -104,13 +104,13 @@ Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kin
     // receive completes) itself.
     r->staging.resize(a.bytes);
     r->buf = r->staging.data();
-    if (kind == comm::Operation::Kind::Send) {
-      pack(buf, a.count, *a.map, r->staging.data());
-    } else {
-      r->user_buf = const_cast<void*>(buf);
-      r->user_count = a.count;
-      r->unpack_map = a.keep;  // non-contiguous: always a derived datatype
-    }
+    if (kind == comm::Operation::Kind::Send) pack(buf, a.count, *a.map, r->staging.data());
+    // A receive unpacks when it completes; a persistent send packs again at
+    // every MPI_Start. (A predefined pair type, MPI_DOUBLE_INT, is not
+    // contiguous either: its map has no `keep`.)
+    r->user_buf = const_cast<void*>(buf);
+    r->user_count = a.count;
+    r->unpack_map = a.keep ? a.keep : type_map(type);
   }
   r->origin = call;
   r->comm = comm;
@@ -238,7 +238,7 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
 }
 
 void deliver_to_user(Request* r) {
-  if (!r->unpack_map || r->unpacked || r->proc_null) return;
+  if (!r->unpack_map || r->unpacked || r->proc_null || r->kind != comm::Operation::Kind::Recv) return;
   r->unpacked = true;
   std::size_t capacity = r->user_count * r->unpack_map->size;
   unpack_bytes(r->staging.data(), std::min(r->matched_bytes, capacity), *r->unpack_map, r->user_buf);
@@ -587,23 +587,14 @@ int TMPI_Get_count(const TMPI_Status* status, TMPI_Datatype type, int* count) {
 }
 
 // Predefined elements received: whole elements of `type` times their
-// predefined elements, plus the predefined elements of a partial one when
-// the type is made of a single predefined type.
+// predefined elements, plus those of a partly received element, counted
+// along the type signature (MPI_UNDEFINED only when the data ends inside
+// a predefined element).
 int TMPI_Get_elements(const TMPI_Status* status, TMPI_Datatype type, int* count) {
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype %d", type);
-  long long bytes = status->tmpi_bytes;
-  if (m->size == 0) {
-    *count = 0;
-    return TMPI_SUCCESS;
-  }
-  long long size = static_cast<long long>(m->size);
-  if (m->basic != TMPI_DATATYPE_NULL) {
-    long long basic = static_cast<long long>(type_map(m->basic)->size);
-    *count = bytes % basic ? TMPI_UNDEFINED : static_cast<int>(bytes / basic);
-  } else {
-    *count = bytes % size ? TMPI_UNDEFINED : static_cast<int>(bytes / size * static_cast<long long>(m->basic_count));
-  }
+  long long elements = elements_in(*m, status->tmpi_bytes);
+  *count = elements < 0 ? TMPI_UNDEFINED : static_cast<int>(elements);
   return TMPI_SUCCESS;
 }
 

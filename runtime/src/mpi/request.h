@@ -40,7 +40,9 @@ struct tmpi_request : tucana::comm::Operation {
   // Posted inside a superblock region: the instance counts it until it
   // completes (then `instance` is cleared); `posted_in`/`posted_region` stay.
   // Non-contiguous data goes through `staging` (packed by the sender,
-  // unpacked into `user_buf` once the owner sees the receive complete).
+  // unpacked into `user_buf` once the owner sees the receive complete);
+  // `unpack_map` is its datatype's map (a persistent send packs `user_buf`
+  // again at every MPI_Start).
   std::vector<char> staging;
   void* user_buf = nullptr;
   std::size_t user_count = 0;

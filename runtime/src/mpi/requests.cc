@@ -302,6 +302,9 @@ int TMPI_Start(TMPI_Request* request) {
     r->state.store(Request::kDone);
     return TMPI_SUCCESS;
   }
+  // A persistent send of non-contiguous data sends what the buffer holds now.
+  if (r->kind == comm::Operation::Kind::Send && r->unpack_map && !r->staging.empty())
+    pack(r->user_buf, r->user_count, *r->unpack_map, r->staging.data());
   start_request(r);
   return TMPI_SUCCESS;
 }
@@ -341,9 +344,9 @@ int TMPI_Status_set_elements(TMPI_Status* status, TMPI_Datatype type, int count)
   Subrank* me = enter(call);
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
-  // Elements are the predefined ones the datatype is made of.
-  std::size_t element = m->basic_count ? m->size / m->basic_count : m->size;
-  status->tmpi_bytes = static_cast<long long>(count) * static_cast<long long>(element);
+  // Elements are the predefined ones the datatype is made of, in the order
+  // of its type signature (MPI_Get_elements then gives `count` back).
+  status->tmpi_bytes = bytes_of_elements(*m, count);
   return TMPI_SUCCESS;
 }
 

@@ -15,6 +15,22 @@ namespace {
 
 constexpr TMPI_Datatype kFirstDerived = 256;
 
+void append(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
+  if (length == 0) return;
+  if (!blocks.empty() && blocks.back().offset + static_cast<std::ptrdiff_t>(blocks.back().length) == offset)
+    blocks.back().length += length;
+  else
+    blocks.push_back(Block{offset, length});
+}
+
+void append(std::vector<Run>& runs, TMPI_Datatype type, std::size_t count) {
+  if (count == 0) return;
+  if (!runs.empty() && runs.back().type == type)
+    runs.back().count += count;
+  else
+    runs.push_back(Run{type, count});
+}
+
 struct TypeTable {
   std::mutex mutex;
   std::unordered_map<TMPI_Datatype, TypeMapPtr> derived;
@@ -26,10 +42,17 @@ struct TypeTable {
       auto m = std::make_shared<TypeMap>();
       const TypeInfo* info = type_info(t);
       m->size = info->size;
-      m->ub = m->true_ub = static_cast<std::ptrdiff_t>(info->size);
-      m->blocks.push_back(Block{0, info->size});
+      // A pair type (MPI_DOUBLE_INT) is its two members; the padding of
+      // its C struct counts in the extent only.
+      append(m->blocks, 0, info->first);
+      if (info->size > info->first)
+        append(m->blocks, static_cast<std::ptrdiff_t>(info->second_offset), info->size - info->first);
+      m->ub = static_cast<std::ptrdiff_t>(info->extent);
+      m->true_ub = m->blocks.back().offset + static_cast<std::ptrdiff_t>(m->blocks.back().length);
       m->basic = t;
       m->basic_count = 1;
+      m->signature.push_back(Run{t, 1});
+      m->align = info->align;
       m->predefined = m->committed = true;
       predefined[static_cast<std::size_t>(t)] = m;
     }
@@ -49,14 +72,6 @@ TMPI_Datatype add(TypeMap map) {
   return h;
 }
 
-void append(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
-  if (length == 0) return;
-  if (!blocks.empty() && blocks.back().offset + static_cast<std::ptrdiff_t>(blocks.back().length) == offset)
-    blocks.back().length += length;
-  else
-    blocks.push_back(Block{offset, length});
-}
-
 // Accumulates a type map from copies of other types at byte displacements.
 struct Builder {
   TypeMap map;
@@ -70,7 +85,16 @@ struct Builder {
       bound(at + old.lb, at + old.ub, at + old.true_lb, at + old.true_ub);
     }
     map.size += copies * old.size;
-    if (copies == 0 || old.size == 0) return;
+    if (copies == 0) return;
+    map.align = std::max(map.align, old.align);
+    map.explicit_bounds = map.explicit_bounds || old.explicit_bounds;
+    if (old.size == 0) return;
+    if (old.signature.size() == 1) {
+      append(map.signature, old.signature[0].type, copies * old.signature[0].count);
+    } else {
+      for (std::size_t c = 0; c < copies; ++c)
+        for (const Run& r : old.signature) append(map.signature, r.type, r.count);
+    }
     if (map.basic == TMPI_DATATYPE_NULL && !mixed && map.basic_count == 0) map.basic = old.basic;
     if (old.basic != map.basic || old.basic == TMPI_DATATYPE_NULL) mixed = true;
     map.basic_count += copies * old.basic_count;
@@ -87,6 +111,14 @@ struct Builder {
   TypeMap done() {
     if (mixed) map.basic = TMPI_DATATYPE_NULL;
     return std::move(map);
+  }
+  // MPI's rule for a struct type: unless a bound was set explicitly, the
+  // extent is rounded up to the largest alignment of the predefined types
+  // in it, so that an array of the type lies as an array of the C struct.
+  void pad_extent() {
+    if (map.explicit_bounds || map.align <= 1) return;
+    std::ptrdiff_t extent = map.ub - map.lb, align = static_cast<std::ptrdiff_t>(map.align);
+    if (extent > 0 && extent % align) map.ub += align - extent % align;
   }
 };
 
@@ -156,6 +188,36 @@ void unpack_bytes(const void* in, std::size_t bytes, const TypeMap& map, void* o
   }
 }
 
+long long elements_in(const TypeMap& map, long long bytes) {
+  if (map.size == 0) return 0;
+  long long size = static_cast<long long>(map.size);
+  long long elements = bytes / size * static_cast<long long>(map.basic_count);
+  long long rest = bytes % size;
+  for (const Run& r : map.signature) {
+    if (rest == 0) break;
+    long long each = static_cast<long long>(type_info(r.type)->size);
+    long long n = std::min(rest / each, static_cast<long long>(r.count));
+    elements += n;
+    rest -= n * each;
+    if (n < static_cast<long long>(r.count)) break;  // ends inside this run
+  }
+  return rest == 0 ? elements : -1;
+}
+
+long long bytes_of_elements(const TypeMap& map, long long elements) {
+  if (map.basic_count == 0) return 0;
+  long long per = static_cast<long long>(map.basic_count);
+  long long bytes = elements / per * static_cast<long long>(map.size);
+  long long rest = elements % per;
+  for (const Run& r : map.signature) {
+    if (rest == 0) break;
+    long long n = std::min(rest, static_cast<long long>(r.count));
+    bytes += n * static_cast<long long>(type_info(r.type)->size);
+    rest -= n;
+  }
+  return bytes;
+}
+
 }  // namespace tucana::mpi
 
 using namespace tucana::mpi;
@@ -222,6 +284,7 @@ int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint
     if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
     b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
+  b.pad_extent();
   *newtype = add(b.done());
   return TMPI_SUCCESS;
 }
@@ -264,6 +327,7 @@ int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
   for (int d = 0; d < ndims; ++d) all *= sizes[d];
   map.lb = 0;
   map.ub = all * m->extent();
+  map.explicit_bounds = true;
   *newtype = add(std::move(map));
   return TMPI_SUCCESS;
 }
@@ -276,6 +340,7 @@ int TMPI_Type_create_resized(TMPI_Datatype old, TMPI_Aint lb, TMPI_Aint extent, 
   map.predefined = map.committed = false;
   map.lb = lb;
   map.ub = lb + extent;
+  map.explicit_bounds = true;
   *newtype = add(std::move(map));
   return TMPI_SUCCESS;
 }

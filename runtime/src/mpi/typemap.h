@@ -19,6 +19,12 @@ struct Block {
   std::size_t length;
 };
 
+// `count` predefined elements of `type` in a row (a type signature).
+struct Run {
+  TMPI_Datatype type;
+  std::size_t count;
+};
+
 struct TypeMap {
   std::size_t size = 0;            // bytes of data in one element
   std::ptrdiff_t lb = 0, ub = 0;   // bounds: extent = ub - lb
@@ -28,6 +34,15 @@ struct TypeMap {
   // MPI_Get_elements), or TMPI_DATATYPE_NULL when mixed.
   TMPI_Datatype basic = TMPI_DATATYPE_NULL;
   std::size_t basic_count = 0;     // predefined elements in one element
+  // The predefined elements of one element in type-map order (the type
+  // signature), for counting those of a partly received element.
+  std::vector<Run> signature;
+  // The largest alignment of the predefined types in it: a struct type's
+  // extent is rounded up to a multiple of it, as a C compiler pads a struct.
+  std::size_t align = 1;
+  // The bounds were set explicitly (MPI_Type_create_resized, subarrays, or
+  // a type containing such a type): no alignment padding is added.
+  bool explicit_bounds = false;
   bool predefined = false;
   bool committed = false;
 
@@ -57,5 +72,12 @@ void unpack(const void* in, std::size_t count, const TypeMap& map, void* out);
 // Unpacks the first `bytes` bytes of packed data, in type-map order: a
 // message may end inside an element (MPI_Get_elements counts what arrived).
 void unpack_bytes(const void* in, std::size_t bytes, const TypeMap& map, void* out);
+
+// The predefined elements in the first `bytes` bytes of packed data of
+// `map` (MPI_Get_elements), or -1 when they end inside a predefined element.
+long long elements_in(const TypeMap& map, long long bytes);
+// The bytes of packed data that hold the first `elements` predefined
+// elements of `map` (MPI_Status_set_elements).
+long long bytes_of_elements(const TypeMap& map, long long elements);
 
 }  // namespace tucana::mpi
