@@ -128,9 +128,14 @@ const TypeInfo* type_info(TMPI_Datatype type) {
 }
 
 namespace {
+// A user operation. MPI_Op_free while operations that use it are pending
+// (pinned by non-blocking collectives) only marks it freed; it goes when
+// the last of them lets go. Handles are never reused.
 struct UserOp {
   TMPI_User_function* fn;
   bool commute;
+  int pins = 0;
+  bool freed = false;
 };
 std::mutex g_user_ops_mutex;
 std::unordered_map<TMPI_Op, UserOp> g_user_ops;
@@ -146,7 +151,30 @@ TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
 
 bool free_user_op(TMPI_Op op) {
   std::lock_guard<std::mutex> lock(g_user_ops_mutex);
-  return g_user_ops.erase(op) > 0;
+  auto it = g_user_ops.find(op);
+  if (it == g_user_ops.end() || it->second.freed) return false;
+  if (it->second.pins > 0)
+    it->second.freed = true;
+  else
+    g_user_ops.erase(it);
+  return true;
+}
+
+bool pin_op(TMPI_Op op) {
+  if (op < kFirstUserOp) return false;
+  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  auto it = g_user_ops.find(op);
+  if (it == g_user_ops.end()) return false;
+  ++it->second.pins;
+  return true;
+}
+
+void unpin_op(TMPI_Op op) {
+  if (op < kFirstUserOp) return;
+  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  auto it = g_user_ops.find(op);
+  if (it == g_user_ops.end()) return;
+  if (--it->second.pins == 0 && it->second.freed) g_user_ops.erase(it);
 }
 
 TMPI_User_function* user_op(TMPI_Op op, bool* commute) {

@@ -52,7 +52,14 @@ const char* op_name(TMPI_Op op);
 // User operations (MPI_Op_create) have handles from kFirstUserOp up.
 constexpr TMPI_Op kFirstUserOp = 64;
 TMPI_Op create_user_op(TMPI_User_function* fn, bool commute);
+// MPI_Op_free: false if `op` is not a user operation (or freed already).
 bool free_user_op(TMPI_Op op);
+// An operation that may run after the program freed `op` (a non-blocking
+// collective) pins it first and unpins it when done: a freed operation
+// stays usable until the last pin goes. pin_op is false (and nothing to
+// unpin) for predefined and invalid operations.
+bool pin_op(TMPI_Op op);
+void unpin_op(TMPI_Op op);
 // The function of a user operation (null if `op` is not one).
 TMPI_User_function* user_op(TMPI_Op op, bool* commute);
 

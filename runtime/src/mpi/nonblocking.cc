@@ -7,6 +7,11 @@
 // several run at once on one communicator. The helper is one more fiber on
 // the subrank's worker: while it waits for messages, the subrank and its
 // siblings compute.
+//
+// The helper looks its datatypes and operation up by handle when it runs,
+// which may be after the program freed them (MPI_Type_free, MPI_Op_free:
+// MPI allows both while operations that use them are pending). The call
+// pins them, and the helper lets go when it is done.
 #include <tucana/tmpi.h>
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "mpi/collectives_api.h"
+#include "mpi/datatype.h"
 #include "sched/scheduler.h"
 
 using namespace tucana;
@@ -26,22 +32,48 @@ namespace {
 // user reduction functions: a modest stack is plenty.
 constexpr std::size_t kHelperStack = 1u << 20;
 
+// The derived datatypes and the user operation of one non-blocking
+// collective, pinned for as long as it runs.
+class Pins {
+ public:
+  Pins(std::vector<TMPI_Datatype> types, TMPI_Op op) {
+    for (TMPI_Datatype t : types)
+      if (pin_type(t)) types_.push_back(t);
+    if (pin_op(op)) op_ = op;
+  }
+  ~Pins() {
+    for (TMPI_Datatype t : types_) unpin_type(t);
+    if (op_ != TMPI_OP_NULL) unpin_op(op_);
+  }
+  Pins(const Pins&) = delete;
+  Pins& operator=(const Pins&) = delete;
+
+ private:
+  std::vector<TMPI_Datatype> types_;
+  TMPI_Op op_ = TMPI_OP_NULL;
+};
+
 struct Task {
   Call call;
   Request* request;
   std::function<int(const Call&)> body;
+  Pins pins;
 };
 
 void run_task(void* arg) {
   std::unique_ptr<Task> task(static_cast<Task*>(arg));
   int err = task->body(task->call);
   Request* r = task->request;
-  task.reset();  // the arguments are no longer needed when the request completes
+  task.reset();  // the arguments (and pins) are no longer needed when the request completes
   r->error = err;
   r->on_complete(r);
 }
 
-int launch(const Call& call, TMPI_Request* request, std::function<int(const Call&)> body) {
+// `types` and `op`: the datatypes and operation the body looks up (any
+// handle may be predefined or insignificant at this rank; those are not
+// pinned).
+int launch(const Call& call, TMPI_Request* request, std::vector<TMPI_Datatype> types, TMPI_Op op,
+           std::function<int(const Call&)> body) {
   if (!request) return mpi_error(call.me, call.comm, TMPI_ERR_REQUEST, call.name, "null request pointer");
   Call kept = call;
   kept.keep = keep_alive(call.me, call.comm);
@@ -55,15 +87,21 @@ int launch(const Call& call, TMPI_Request* request, std::function<int(const Call
   start_detached(r);
   *request = r;
   Runtime& rt = Runtime::get();
-  auto* task = new Task{kept, r, std::move(body)};
+  auto* task = new Task{kept, r, std::move(body), Pins(std::move(types), op)};
   // MPI calls made on the helper belong to the subrank (f->user).
   rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack), call.me,
                                 call.me->world);
   return TMPI_SUCCESS;
 }
 
-std::vector<int> copy_of(const int* a, int n) {
-  return a ? std::vector<int>(a, a + std::max(n, 0)) : std::vector<int>();
+template <typename T>
+std::vector<T> copy_of(const T* a, int n) {
+  return a ? std::vector<T>(a, a + std::max(n, 0)) : std::vector<T>();
+}
+
+std::vector<TMPI_Datatype> both(std::vector<TMPI_Datatype> a, const std::vector<TMPI_Datatype>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 }  // namespace
@@ -72,30 +110,33 @@ extern "C" {
 
 int TMPI_Ibarrier(TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ibarrier", comm);
-  return launch(call, request, [](const Call& c) { return do_barrier(c); });
+  return launch(call, request, {}, TMPI_OP_NULL, [](const Call& c) { return do_barrier(c); });
 }
 
 int TMPI_Ibcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ibcast", comm);
-  return launch(call, request, [=](const Call& c) { return do_bcast(c, buffer, count, type, root); });
+  return launch(call, request, {type}, TMPI_OP_NULL,
+                [=](const Call& c) { return do_bcast(c, buffer, count, type, root); });
 }
 
 int TMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
                  TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ireduce", comm);
-  return launch(call, request, [=](const Call& c) { return do_reduce(c, sendbuf, recvbuf, count, type, op, root); });
+  return launch(call, request, {type}, op,
+                [=](const Call& c) { return do_reduce(c, sendbuf, recvbuf, count, type, op, root); });
 }
 
 int TMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                     TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iallreduce", comm);
-  return launch(call, request, [=](const Call& c) { return do_allreduce(c, sendbuf, recvbuf, count, type, op); });
+  return launch(call, request, {type}, op,
+                [=](const Call& c) { return do_allreduce(c, sendbuf, recvbuf, count, type, op); });
 }
 
 int TMPI_Igather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Igather", comm);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
@@ -106,7 +147,7 @@ int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, vo
   bool root_side = call.info.rank == root;  // only the root's arrays are significant
   auto rc = copy_of(root_side ? recvcounts : nullptr, call.info.size);
   auto rd = copy_of(root_side ? displs : nullptr, call.info.size);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, root);
   });
 }
@@ -114,7 +155,7 @@ int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, vo
 int TMPI_Iscatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                   TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iscatter", comm);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
@@ -126,7 +167,7 @@ int TMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
   bool root_side = call.info.rank == root;
   auto sc = copy_of(root_side ? sendcounts : nullptr, call.info.size);
   auto sd = copy_of(root_side ? displs : nullptr, call.info.size);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_scatterv(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
@@ -135,7 +176,7 @@ int TMPI_Iallgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, 
                     TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iallgather", comm);
   auto rc = uniform_counts(call.info.size, recvcount), rd = strided_displs(call.info.size, recvcount);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
   });
 }
@@ -145,7 +186,7 @@ int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype,
                      TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iallgatherv", comm);
   auto rc = copy_of(recvcounts, call.info.size), rd = copy_of(displs, call.info.size);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
   });
 }
@@ -153,7 +194,7 @@ int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype,
 int TMPI_Ialltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ialltoall", comm);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
 }
@@ -166,7 +207,7 @@ int TMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
   bool in_place = sendbuf == TMPI_IN_PLACE;
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
   auto rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_alltoallv(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype);
   });
 }
@@ -180,7 +221,7 @@ int TMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
   auto st = copy_of(in_place ? nullptr : sendtypes, n);
   auto rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n), rt = copy_of(recvtypes, n);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, both(st, rt), TMPI_OP_NULL, [=](const Call& c) {
     return do_alltoallw(c, sendbuf, sc.data(), sd.data(), st.data(), recvbuf, rc.data(), rd.data(), rt.data(), true);
   });
 }
@@ -189,7 +230,7 @@ int TMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
                          TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ireduce_scatter", comm);
   auto rc = copy_of(recvcounts, call.info.size);
-  return launch(call, request,
+  return launch(call, request, {type}, op,
                 [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
 }
 
@@ -197,20 +238,22 @@ int TMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
                                TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ireduce_scatter_block", comm);
   auto rc = uniform_counts(call.info.size, recvcount);
-  return launch(call, request,
+  return launch(call, request, {type}, op,
                 [=](const Call& c) { return do_reduce_scatter(c, sendbuf, recvbuf, rc.data(), type, op); });
 }
 
 int TMPI_Iscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iscan", comm);
-  return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, false); });
+  return launch(call, request, {type}, op,
+                [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, false); });
 }
 
 int TMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm,
                  TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iexscan", comm);
-  return launch(call, request, [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, true); });
+  return launch(call, request, {type}, op,
+                [=](const Call& c) { return do_scan(c, sendbuf, recvbuf, count, type, op, true); });
 }
 
 int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
@@ -219,7 +262,7 @@ int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype s
   int k = neighbor_count(call);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
   });
 }
@@ -230,7 +273,7 @@ int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype se
   int k = neighbor_count(call);
   auto sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
   auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
   });
 }
@@ -242,7 +285,7 @@ int TMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype 
   int k = neighbor_count(call);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
   auto rc = copy_of(recvcounts, k), rd = copy_of(displs, k);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
   });
 }
@@ -254,7 +297,7 @@ int TMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
   int k = neighbor_count(call);
   auto sc = copy_of(sendcounts, k), sd = copy_of(sdispls, k);
   auto rc = copy_of(recvcounts, k), rd = copy_of(rdispls, k);
-  return launch(call, request, [=](const Call& c) {
+  return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
   });
 }

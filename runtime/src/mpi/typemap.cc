@@ -31,9 +31,19 @@ void append(std::vector<Run>& runs, TMPI_Datatype type, std::size_t count) {
     runs.push_back(Run{type, count});
 }
 
+// A derived datatype. MPI_Type_free while operations that use it are
+// pending (pinned by non-blocking collectives, which look the handle up
+// when they run) only marks it freed; it goes when the last of them lets
+// go. Handles are never reused.
+struct Derived {
+  TypeMapPtr map;
+  int pins = 0;
+  bool freed = false;
+};
+
 struct TypeTable {
   std::mutex mutex;
-  std::unordered_map<TMPI_Datatype, TypeMapPtr> derived;
+  std::unordered_map<TMPI_Datatype, Derived> derived;
   TMPI_Datatype next = kFirstDerived;
   std::vector<TypeMapPtr> predefined;  // index = handle
   TypeTable() {
@@ -68,7 +78,7 @@ TMPI_Datatype add(TypeMap map) {
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   TMPI_Datatype h = t.next++;
-  t.derived[h] = std::make_shared<const TypeMap>(std::move(map));
+  t.derived[h].map = std::make_shared<const TypeMap>(std::move(map));
   return h;
 }
 
@@ -146,7 +156,26 @@ TypeMapPtr type_map(TMPI_Datatype type) {
   if (type > 0 && type < TMPI_DATATYPE_END_) return t.predefined[static_cast<std::size_t>(type)];
   std::lock_guard<std::mutex> lock(t.mutex);
   auto it = t.derived.find(type);
-  return it == t.derived.end() ? nullptr : it->second;
+  return it == t.derived.end() ? nullptr : it->second.map;
+}
+
+bool pin_type(TMPI_Datatype type) {
+  if (type < kFirstDerived) return false;
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.derived.find(type);
+  if (it == t.derived.end()) return false;
+  ++it->second.pins;
+  return true;
+}
+
+void unpin_type(TMPI_Datatype type) {
+  if (type < kFirstDerived) return;
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.derived.find(type);
+  if (it == t.derived.end()) return;
+  if (--it->second.pins == 0 && it->second.freed) t.derived.erase(it);
 }
 
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out) {
@@ -359,23 +388,31 @@ int TMPI_Type_commit(TMPI_Datatype* type) {
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   auto it = t.derived.find(*type);
-  if (it == t.derived.end()) {
+  if (it == t.derived.end() || it->second.freed) {
     if (*type > 0 && *type < TMPI_DATATYPE_END_) return TMPI_SUCCESS;
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_commit", "invalid datatype %d", *type);
   }
-  auto committed = std::make_shared<TypeMap>(*it->second);
+  if (it->second.map->committed) return TMPI_SUCCESS;
+  auto committed = std::make_shared<TypeMap>(*it->second.map);
   committed->committed = true;
-  it->second = committed;
+  it->second.map = committed;
   return TMPI_SUCCESS;
 }
 
 int TMPI_Type_free(TMPI_Datatype* type) {
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  if (!t.derived.erase(*type))
+  auto it = t.derived.find(*type);
+  if (it == t.derived.end() || it->second.freed)
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_free",
                      "datatype %d is not a derived datatype", *type);
-  *type = TMPI_DATATYPE_NULL;  // pending operations keep their own reference
+  // Requests hold their own reference to the map; non-blocking collectives
+  // pinned the handle, which stays until the last of them completes.
+  if (it->second.pins > 0)
+    it->second.freed = true;
+  else
+    t.derived.erase(it);
+  *type = TMPI_DATATYPE_NULL;
   return TMPI_SUCCESS;
 }
 

@@ -65,6 +65,14 @@ TypeMapPtr type_map(TMPI_Datatype type);
 // reference count; a derived map is also stored in `keep` to stay alive.
 const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep);
 
+// A non-blocking collective looks its datatypes up by handle when it runs,
+// possibly after MPI_Type_free: it pins them when it starts and unpins
+// them when done, and a freed handle stays valid until the last pin goes.
+// pin_type is false (and nothing to unpin) for predefined and invalid
+// handles.
+bool pin_type(TMPI_Datatype type);
+void unpin_type(TMPI_Datatype type);
+
 // Copies `count` elements at `in` (a user buffer laid out by `map`) into the
 // contiguous `out`, or back. `out`/`in` hold count * map.size bytes.
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out);
