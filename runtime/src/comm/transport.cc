@@ -29,6 +29,7 @@ constexpr std::size_t kShortMessage = 16 * 1024;
 struct SyncSend {
   int proc;
   int real_tag;
+  int comm;  // index of the real communicator
   Completion* done;
   bool sent = false;
   bool acked = false;
@@ -52,10 +53,17 @@ struct Pending {
 
 struct Transport::Impl {
   std::mutex mutex;
-  // Real communicators: the messages, and the acknowledgements of
-  // synchronous ones.
-  MPI_Comm data = MPI_COMM_NULL;
+  // Real communicators: the messages (context id >> C chooses one), and
+  // the acknowledgements of synchronous ones.
+  std::vector<MPI_Comm> data;
   MPI_Comm acks = MPI_COMM_NULL;
+  // Per real communicator of `data`: how many context ids on it the
+  // subranks of this process use (0 is always looked at: MPI_COMM_WORLD).
+  std::unique_ptr<std::atomic<int>[]> users;
+  // 0, 1, 2, ...: the payload of an acknowledgement names the real
+  // communicator of the message it acknowledges (never written after
+  // configure(), so pending sends may point into it).
+  std::vector<int> comm_index;
   // The deadlock detector's agreements.
   MPI_Comm detector = MPI_COMM_NULL;
   MPI_Request agreement = MPI_REQUEST_NULL;
@@ -119,7 +127,15 @@ bool Transport::configure(const Layout& layout, std::string* error) {
   }
   user_tag_ub_ = layout.nprocs > 1 ? static_cast<int>((1L << user_bits) - 1) : INT_MAX;
   if (layout.nprocs > 1) {
-    MPI_Comm_dup(MPI_COMM_WORLD, &impl_->data);
+    // Enough real communicators for kMaxRemoteContexts ids, within reason.
+    data_comms_ = std::max(1, std::min(kMaxDataComms, kMaxRemoteContexts >> context_bits_));
+    impl_->data.assign(static_cast<std::size_t>(data_comms_), MPI_COMM_NULL);
+    for (MPI_Comm& c : impl_->data) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    impl_->users.reset(new std::atomic<int>[static_cast<std::size_t>(data_comms_)]);
+    for (int k = 0; k < data_comms_; ++k) {
+      impl_->users[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
+      impl_->comm_index.push_back(k);
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
   } else {
@@ -128,10 +144,19 @@ bool Transport::configure(const Layout& layout, std::string* error) {
   return true;
 }
 
+void Transport::note_context(int ctx, bool in_use) {
+  int k = ctx >> context_bits_;
+  if (size_ == 1 || !impl_->users || k < 0 || k >= data_comms_) return;
+  impl_->users[static_cast<std::size_t>(k)].fetch_add(in_use ? 1 : -1, std::memory_order_relaxed);
+}
+
 void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag,
                      int ctx, bool synchronous, Completion* done) {
   const Layout& l = *layout_;
   int dst_proc = l.proc_of(dst_world);
+  const int comm = ctx >> context_bits_;
+  assert(comm >= 0 && comm < data_comms_);
+  ctx &= (1 << context_bits_) - 1;
   int real_tag = (((((tag << context_bits_) | ctx) << 1) | (synchronous ? 1 : 0)) << (2 * subrank_bits_)) |
                  (l.local_of(src_world) << subrank_bits_) | l.local_of(dst_world);
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
@@ -141,12 +166,13 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   std::lock_guard<std::mutex> lock(impl_->mutex);
   MPI_Request r;
   if (!synchronous) {
-    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)],
+              &r);
     sent_.fetch_add(1, std::memory_order_relaxed);
     track_locked(&r, done);
     return;
   }
-  auto* sync = new SyncSend{dst_proc, real_tag, done};
+  auto* sync = new SyncSend{dst_proc, real_tag, comm, done};
   auto* sent = new SyncSent;
   sent->sync = sync;
   sent->done = [](Completion* c, int) {
@@ -160,7 +186,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     }
   };
   impl_->sync_sends.push_back(sync);
-  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data, &r);
+  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)], &r);
   sent_.fetch_add(1, std::memory_order_relaxed);
   track_locked(&r, sent);
 }
@@ -182,7 +208,8 @@ void Transport::track_locked(void* request, Completion* done) {
 
 void Transport::acknowledge_in_handler(const SyncAck& ack) {
   MPI_Request r;
-  MPI_Isend(nullptr, 0, MPI_BYTE, ack.proc, ack.real_tag, impl_->acks, &r);
+  MPI_Isend(&impl_->comm_index[static_cast<std::size_t>(ack.comm)], 1, MPI_INT, ack.proc, ack.real_tag, impl_->acks,
+            &r);
   sent_.fetch_add(1, std::memory_order_relaxed);
   track_locked(&r, nullptr);
 }
@@ -193,8 +220,8 @@ void Transport::acknowledge(const SyncAck& ack) {
 }
 
 // Acknowledgements of our synchronous sends: each completes the oldest
-// synchronous send with the same process and real tag (which holds the
-// context).
+// synchronous send with the same process, real tag (which holds the low bits
+// of the context) and real communicator (the acknowledgement's payload).
 bool Transport::poll_acks_locked() {
   Impl& im = *impl_;
   bool moved = false;
@@ -203,12 +230,13 @@ bool Transport::poll_acks_locked() {
     MPI_Status st;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.acks, &flag, &st);
     if (!flag) break;
-    MPI_Recv(nullptr, 0, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, im.acks, MPI_STATUS_IGNORE);
+    int comm = -1;
+    MPI_Recv(&comm, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, im.acks, MPI_STATUS_IGNORE);
     received_.fetch_add(1, std::memory_order_relaxed);
     moved = true;
     for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
       SyncSend* sync = *it;
-      if (sync->proc != st.MPI_SOURCE || sync->real_tag != st.MPI_TAG) continue;
+      if (sync->proc != st.MPI_SOURCE || sync->real_tag != st.MPI_TAG || sync->comm != comm) continue;
       im.sync_sends.erase(it);
       sync->acked = true;
       if (sync->sent) {
@@ -312,31 +340,37 @@ bool Transport::poll_locked() {
   }
   // 2. acknowledgements of synchronous sends
   if (!im.sync_sends.empty()) moved = poll_acks_locked() || moved;
-  // 3. new arrivals, in order
+  // 3. new arrivals, in order per real communicator (MPI's order between
+  // two processes holds per communicator, which is all the virtual MPI
+  // needs: one virtual communicator's messages all travel on one)
   const int mask = (1 << subrank_bits_) - 1;
   const int ctx_mask = (1 << context_bits_) - 1;
-  for (int budget = 64; budget > 0; --budget) {
-    int flag = 0;
-    MPI_Message msg;
-    MPI_Status st;
-    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data, &flag, &msg, &st);
-    if (!flag) break;
-    received_.fetch_add(1, std::memory_order_relaxed);
-    moved = true;
-    int count = 0;
-    MPI_Get_count(&st, MPI_BYTE, &count);
-    auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
-    Arrival a;
-    const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
-    a.ctx = (upper >> 1) & ctx_mask;
-    if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG};
-    a.dst_local = st.MPI_TAG & mask;
-    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
-                  ((st.MPI_TAG >> subrank_bits_) & mask);
-    a.tag = upper >> (1 + context_bits_);
-    a.bytes = m->bytes;
-    a.message = m;
-    handler_(a);
+  int budget = 64;
+  for (int k = 0; k < data_comms_ && budget > 0; ++k) {
+    if (k > 0 && im.users[static_cast<std::size_t>(k)].load(std::memory_order_relaxed) <= 0) continue;
+    for (; budget > 0; --budget) {
+      int flag = 0;
+      MPI_Message msg;
+      MPI_Status st;
+      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data[static_cast<std::size_t>(k)], &flag, &msg, &st);
+      if (!flag) break;
+      received_.fetch_add(1, std::memory_order_relaxed);
+      moved = true;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
+      Arrival a;
+      const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
+      a.ctx = (k << context_bits_) | ((upper >> 1) & ctx_mask);
+      if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
+      a.dst_local = st.MPI_TAG & mask;
+      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
+                    ((st.MPI_TAG >> subrank_bits_) & mask);
+      a.tag = upper >> (1 + context_bits_);
+      a.bytes = m->bytes;
+      a.message = m;
+      handler_(a);
+    }
   }
   return moved;
 }
@@ -382,7 +416,8 @@ void Transport::finalize() {
   {
     std::unique_lock<std::mutex> lock(impl_->mutex);
     while (size_ > 1 && !impl_->requests.empty()) poll_locked();
-    if (impl_->data != MPI_COMM_NULL) MPI_Comm_free(&impl_->data);
+    for (MPI_Comm& c : impl_->data)
+      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
     if (impl_->acks != MPI_COMM_NULL) MPI_Comm_free(&impl_->acks);
     if (impl_->agreement != MPI_REQUEST_NULL) MPI_Cancel(&impl_->agreement);
     if (impl_->detector != MPI_COMM_NULL) MPI_Comm_free(&impl_->detector);

@@ -5,10 +5,15 @@
 // on one real communicator, from s's process to d's process, with
 //   real tag = ((((user tag << C) | context) << 1 | sync) << 2B)
 //              | (local index of s << B) | local index of d,
-// where B bits hold any local subrank index and C bits the context id of the
-// virtual communicator (each communicator has two: point-to-point and
-// collective). The tag space is split at start-up: program tags keep at least
-// the 15 bits MPI guarantees, contexts get what is left, up to 8 bits.
+// where B bits hold any local subrank index and C bits the low bits of the
+// context id of the virtual communicator (each communicator has two:
+// point-to-point and collective). The tag space is split at start-up:
+// program tags keep at least the 15 bits MPI guarantees, contexts get what is
+// left, up to 8 bits. The context id's higher bits choose one of several real
+// communicators (all duplicates of MPI_COMM_WORLD, made at start-up), so
+// thousands of virtual communicators can exist at once whatever C is; a
+// process only looks for messages on the real communicators that its
+// subranks' virtual communicators use.
 //
 // Synchronous sends (MPI_Ssend, sync = 1) must not complete before the
 // receiving subrank matches them, which is later than MPI's own match by
@@ -48,6 +53,7 @@ struct Completion {
 struct SyncAck {
   int proc = -1;  // the sender's process (-1: not synchronous)
   int real_tag = 0;
+  int comm = 0;   // which real communicator carried the message
 };
 
 // A message from another process, as seen by the arrival handler.
@@ -83,9 +89,16 @@ class Transport {
   int user_tag_ub() const { return user_tag_ub_; }
   int subrank_bits() const { return subrank_bits_; }
   int real_tag_bits() const { return real_tag_bits_; }
-  // How many context ids can travel between processes (ids 0 .. n-1).
-  int remote_contexts() const { return 1 << context_bits_; }
+  // How many context ids can travel between processes (ids 0 .. n-1):
+  // 2^C in the tag times the real communicators that carry them.
+  int remote_contexts() const { return data_comms_ << context_bits_; }
   int context_bits() const { return context_bits_; }
+  int data_comms() const { return data_comms_; }
+  // A subrank of this process takes (in_use) or gives back a context id
+  // below remote_contexts(): messages for it are looked for on its real
+  // communicator while any subrank here uses one of that communicator's
+  // ids. Any thread.
+  void note_context(int ctx, bool in_use);
 
   // Called for each message from another process, in arrival order, with the
   // transport lock held. It must eventually receive every message it is
@@ -164,6 +177,7 @@ class Transport {
   int real_tag_bits_ = 0;
   int subrank_bits_ = 0;
   int context_bits_ = 0;
+  int data_comms_ = 1;
   int user_tag_ub_ = 0;
   std::string processor_name_;
   std::function<void(const Arrival&)> handler_;
@@ -179,5 +193,11 @@ class Transport {
 constexpr int kMinUserTagBits = 15;
 // At most this many bits of the real tag hold the context id.
 constexpr int kMaxContextBits = 8;
+// Context ids that may travel between processes, at most: enough real
+// communicators are made at start-up for this many (the virtual MPI's own
+// limit, mpi/communicator.h's kMaxContexts, is the same), but no more than
+// kMaxDataComms of them.
+constexpr int kMaxRemoteContexts = 8192;
+constexpr int kMaxDataComms = 64;
 
 }  // namespace tucana::comm

@@ -48,13 +48,42 @@ CommPtr make_comm(const Subrank* me, std::vector<int> members, int p2p_ctx) {
   return c;
 }
 
+// Context ids that travel between processes are looked for on their real
+// communicator while a subrank of the process uses them.
+void take_pair(Handles& h, int ctx) {
+  h.used_contexts.set(static_cast<std::size_t>(ctx));
+  h.used_contexts.set(static_cast<std::size_t>(ctx + 1));
+  Runtime& rt = Runtime::get();
+  if (rt.layout.nprocs > 1) rt.transport.note_context(ctx, true);
+}
+
+void give_back_pair(Handles& h, int ctx) {
+  h.used_contexts.reset(static_cast<std::size_t>(ctx));
+  h.used_contexts.reset(static_cast<std::size_t>(ctx + 1));
+  Runtime& rt = Runtime::get();
+  if (rt.layout.nprocs > 1) rt.transport.note_context(ctx, false);
+}
+
 }  // namespace
 
+void CommTable::reset(std::size_t n) {
+  for (std::size_t c = 0; c < kChunks && chunks_[c]; ++c)
+    for (std::size_t i = 0; i < kChunk; ++i) chunks_[c][i].reset();
+  size_.store(0, std::memory_order_release);
+  for (std::size_t i = 0; i < n; ++i) push_back(nullptr);
+}
+
+bool CommTable::push_back(CommPtr c) {
+  std::size_t h = size_.load(std::memory_order_relaxed);
+  if (h >= kChunk * kChunks) return false;
+  if (!chunks_[h / kChunk]) chunks_[h / kChunk].reset(new CommPtr[kChunk]);
+  chunks_[h / kChunk][h % kChunk] = std::move(c);
+  size_.store(h + 1, std::memory_order_release);  // a reader that sees it sees the slot
+  return true;
+}
+
 void Handles::init(int world, int world_size) {
-  // Room for many handles up front: a helper fiber (non-blocking
-  // collective) may read an entry while the subrank adds one.
-  comms.reserve(1024);
-  comms.assign(3, nullptr);
+  comms.reset(3);
   auto w = std::make_shared<Comm>();
   w->size = world_size;
   w->rank = world;
@@ -84,15 +113,13 @@ void Handles::release(CommPtr c) {
     freed_in_use.push_back(std::move(c));
     return;
   }
-  used_contexts.reset(static_cast<std::size_t>(c->p2p_ctx));
-  used_contexts.reset(static_cast<std::size_t>(c->coll_ctx));
+  give_back_pair(*this, c->p2p_ctx);
 }
 
 void Handles::sweep_freed() {
   for (std::size_t i = 0; i < freed_in_use.size();) {
     if (freed_in_use[i].use_count() == 1) {
-      used_contexts.reset(static_cast<std::size_t>(freed_in_use[i]->p2p_ctx));
-      used_contexts.reset(static_cast<std::size_t>(freed_in_use[i]->coll_ctx));
+      give_back_pair(*this, freed_in_use[i]->p2p_ctx);
       freed_in_use.erase(freed_in_use.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       ++i;
@@ -106,7 +133,7 @@ TMPI_Comm Handles::add(CommPtr c) {
       comms[h] = std::move(c);
       return static_cast<TMPI_Comm>(h);
     }
-  comms.push_back(std::move(c));
+  if (!comms.push_back(std::move(c))) return TMPI_COMM_NULL;
   return static_cast<TMPI_Comm>(comms.size() - 1);
 }
 
@@ -185,6 +212,9 @@ int bad_group(Subrank* me, const char* call, TMPI_Group group) {
 // Agrees with every member of `parent` on a context pair that none of them
 // uses: an allreduce (bitwise AND) of the pairs each has free. Collective
 // over `parent`; every member gets the same answer (or the same error).
+// The pairs are looked at in windows, the first 128 pairs first, so that a
+// program with few communicators reduces 16 bytes as before; every member
+// goes on to the next window (the rest) on the same result.
 int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, int* p2p_ctx) {
   if (pi.size == 1) {  // nobody else can ever send on it
     *p2p_ctx = me->handles.next_private_context;
@@ -193,25 +223,38 @@ int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const c
   }
   me->handles.sweep_freed();
   Runtime& rt = Runtime::get();
-  int limit = rt.layout.nprocs > 1 ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
-  constexpr int kWords = kMaxContexts / 2 / 64;
-  unsigned long long free_pairs[kWords] = {};
-  for (int p = 0; p < limit / 2; ++p)
-    if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * p)))
-      free_pairs[p / 64] |= 1ull << (p % 64);
-  if (int e = TMPI_Allreduce(TMPI_IN_PLACE, free_pairs, kWords, TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND, parent))
-    return e;
-  for (int p = 0; p < limit / 2; ++p) {
-    if (free_pairs[p / 64] & (1ull << (p % 64))) {
-      *p2p_ctx = 2 * p;
-      return TMPI_SUCCESS;
+  const bool remote = rt.layout.nprocs > 1;
+  const int limit = remote ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
+  const int pairs = limit / 2;
+  std::vector<unsigned long long> free_pairs;
+  for (int from = 0, window = 128; from < pairs; from += window, window = pairs - from) {
+    int n = std::min(window, pairs - from);
+    free_pairs.assign(static_cast<std::size_t>((n + 63) / 64), 0);
+    for (int p = 0; p < n; ++p)
+      if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
+        free_pairs[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);
+    if (int e = TMPI_Allreduce(TMPI_IN_PLACE, free_pairs.data(), static_cast<int>(free_pairs.size()),
+                               TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND, parent))
+      return e;
+    for (int p = 0; p < n; ++p) {
+      if (free_pairs[static_cast<std::size_t>(p / 64)] & (1ull << (p % 64))) {
+        *p2p_ctx = 2 * (from + p);
+        return TMPI_SUCCESS;
+      }
     }
   }
+  if (!remote)
+    return mpi_error(me, parent, TMPI_ERR_INTERN, call,
+                     "out of communicator ids: at most %d communicators can exist at once (Tucana's limit); "
+                     "free unused communicators with MPI_Comm_free",
+                     pairs);
   return mpi_error(me, parent, TMPI_ERR_INTERN, call,
-                   "out of communicator ids: at most %d communicators can exist at once here (the real "
-                   "MPI's tag has room for %d context ids at %d subranks per process; free unused "
-                   "communicators with MPI_Comm_free, or use fewer subranks per process)",
-                   limit / 2, limit, rt.layout.max_local_count());
+                   "out of communicator ids: at most %d communicators can exist at once here (%d context "
+                   "ids: %d real communicators with room for %d each in the real MPI's tag at %d subranks "
+                   "per process); free unused communicators with MPI_Comm_free, or use fewer subranks per "
+                   "process",
+                   pairs, limit, rt.transport.data_comms(), 1 << rt.transport.context_bits(),
+                   rt.layout.max_local_count());
 }
 
 }  // namespace
@@ -232,12 +275,18 @@ int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* c
   }
   CommPtr c = make_comm(me, std::move(members), ctx);
   c->errhandler = pi.comm->errhandler;
-  if (ctx < kMaxContexts) {
-    me->handles.used_contexts.set(static_cast<std::size_t>(ctx));
-    me->handles.used_contexts.set(static_cast<std::size_t>(ctx + 1));
+  if (ctx < kMaxContexts) take_pair(me->handles, ctx);
+  Comm* made = c.get();
+  *newcomm = me->handles.add(c);
+  if (*newcomm == TMPI_COMM_NULL) {
+    me->handles.release(std::move(c));
+    if (created) *created = nullptr;
+    return mpi_error(me, parent, TMPI_ERR_INTERN, call,
+                     "out of communicator handles: a subrank can hold at most %zu at once; free unused "
+                     "communicators with MPI_Comm_free",
+                     CommTable::kChunk * CommTable::kChunks - 3);
   }
-  if (created) *created = c.get();
-  *newcomm = me->handles.add(std::move(c));
+  if (created) *created = made;
   return TMPI_SUCCESS;
 }
 

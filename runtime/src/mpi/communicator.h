@@ -9,13 +9,17 @@
 // 0 and 1. A new communicator takes the lowest pair that is free at every
 // member of its parent (an MPI_Allreduce of free masks over the parent, as
 // MPICH does), so disjoint results of one split share a pair. Ids travel
-// between processes in the real tag, which bounds how many communicators can
-// exist at once (Transport::remote_contexts()). MPI_COMM_SELF and its
-// duplicates never leave the subrank and use ids above that range.
+// between processes in the real tag and the choice of real communicator,
+// which bounds how many communicators can exist at once
+// (Transport::remote_contexts(): 4096 communicators unless a process has
+// very many subranks). MPI_COMM_SELF and its duplicates never leave the
+// subrank and use ids above that range.
 #pragma once
 
 #include <tucana/tmpi.h>
 
+#include <array>
+#include <atomic>
 #include <bitset>
 #include <memory>
 #include <string>
@@ -26,8 +30,9 @@ namespace tucana::mpi {
 
 struct Subrank;
 
-// The most context ids any configuration uses (128 communicators).
-constexpr int kMaxContexts = 256;
+// The most context ids any configuration uses (4096 communicators alive at
+// once; comm::kMaxRemoteContexts is the same).
+constexpr int kMaxContexts = 8192;
 // Ids at and above this are private to one subrank (size-1 communicators).
 constexpr int kPrivateContextBase = 1 << 20;
 
@@ -66,9 +71,34 @@ struct Group {
   int rank_of_world(int w) const;
 };
 
+// A subrank's communicator handles (index = handle). A helper fiber of the
+// subrank (a non-blocking collective, possibly running on another worker)
+// may read a slot while the subrank adds one, so slots never move: they
+// come in chunks that stay where they are made.
+class CommTable {
+ public:
+  static constexpr std::size_t kChunk = 256;
+  static constexpr std::size_t kChunks = 256;  // at most 65536 handles
+  CommTable() = default;
+  CommTable(const CommTable&) = delete;
+  CommTable& operator=(const CommTable&) = delete;
+
+  std::size_t size() const { return size_.load(std::memory_order_acquire); }
+  CommPtr& operator[](std::size_t h) { return chunks_[h / kChunk][h % kChunk]; }
+  const CommPtr& operator[](std::size_t h) const { return chunks_[h / kChunk][h % kChunk]; }
+  // Empties the table and makes `n` empty slots.
+  void reset(std::size_t n);
+  // Adds a slot holding `c`; false when the table is full.
+  bool push_back(CommPtr c);
+
+ private:
+  std::array<std::unique_ptr<CommPtr[]>, kChunks> chunks_;
+  std::atomic<std::size_t> size_{0};
+};
+
 // One subrank's communicators and groups.
 struct Handles {
-  std::vector<CommPtr> comms;                    // index = handle
+  CommTable comms;
   std::vector<std::unique_ptr<Group>> groups;    // index = handle
   std::bitset<kMaxContexts> used_contexts;       // ids held by this subrank's communicators
   // Freed communicators that pending operations still use: their context
@@ -90,6 +120,7 @@ struct Handles {
   Comm* comm(TMPI_Comm h) {
     return h > 0 && static_cast<std::size_t>(h) < comms.size() ? comms[static_cast<std::size_t>(h)].get() : nullptr;
   }
+  // The new handle of `c`, or MPI_COMM_NULL when the table is full.
   TMPI_Comm add(CommPtr c);
   const Group* group(TMPI_Group h) const {
     return h > 0 && static_cast<std::size_t>(h) < groups.size() ? groups[static_cast<std::size_t>(h)].get() : nullptr;
