@@ -68,15 +68,14 @@ cat >guarded.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include "rma.h"
-int (*free_window)(MPI_Win *) = MPI_Win_free; /* a pointer, never called */
+int (*open_port)(MPI_Info, char *) = MPI_Open_port; /* a pointer, never called */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, x = 0;
+  int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (getenv("USE_RMA")) {
-    MPI_Win win;
-    MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    MPI_Win_free(&win);
+  if (getenv("USE_SPAWN")) {
+    MPI_Comm children;
+    MPI_Comm_spawn("worker", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &children, MPI_ERRCODES_IGNORE);
   }
   if (rank == 0) printf("guarded ok\n");
   MPI_Finalize();
@@ -85,18 +84,18 @@ int main(int argc, char **argv) {
 C
 for opt in -O0 -O2; do
   check "guarded call compiles at $opt with a warning naming it" \
-    expect_output "warning: .*MPI_Win_create is not supported by Tucana: one-sided" "$cc" $opt guarded.c -o guarded$opt
+    expect_output "warning: .*MPI_Comm_spawn is not supported by Tucana: dynamic process" "$cc" $opt guarded.c -o guarded$opt
 done
 check "the uncalled helper in a header draws no diagnostic at -O2" \
   bash -c "! grep -q MPI_Win_get_attr out.log"
 check "-DTUCANA_ALLOW_UNSUPPORTED silences the warning" \
   bash -c "'$cc' -O2 -DTUCANA_ALLOW_UNSUPPORTED guarded.c -o guarded_quiet 2>&1 | { ! grep -q 'not supported'; }"
 check "-DTUCANA_STRICT_MPI makes it an error naming the call" \
-  expect_fail_with "error: .*MPI_Win_create is not supported by Tucana" "$cc" -O2 -DTUCANA_STRICT_MPI guarded.c -o guarded_strict
+  expect_fail_with "error: .*MPI_Comm_spawn is not supported by Tucana" "$cc" -O2 -DTUCANA_STRICT_MPI guarded.c -o guarded_strict
 check "the strict build left no output" test ! -e guarded_strict
 check "the guarded program runs when the path is not taken" expect_output '^guarded ok' "$run" -np 2 --vf 2 ./guarded-O2
 check "the function pointer refers to Tucana, not the system MPI" \
-  bash -c "'$cc' -O2 -c guarded.c -o guarded.o 2>/dev/null && nm -u guarded.o | grep -q ' TMPI_Win_free$' && ! nm -u guarded.o | grep -qE ' P?MPI_'"
+  bash -c "'$cc' -O2 -c guarded.c -o guarded.o 2>/dev/null && nm -u guarded.o | grep -q ' TMPI_Open_port$' && ! nm -u guarded.o | grep -qE ' P?MPI_'"
 
 # --- at run time: the communicator's error handler decides ------------------------
 cat >unsupported.c <<'C'
@@ -104,21 +103,22 @@ cat >unsupported.c <<'C'
 #include <stdio.h>
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, x = 0, cls = -1, len;
+  int rank, cls = -1, len;
   char text[MPI_MAX_ERROR_STRING];
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm returning;
   MPI_Comm_dup(MPI_COMM_WORLD, &returning);
   MPI_Comm_set_errhandler(returning, MPI_ERRORS_RETURN);
   /* the communicator argument's handler: MPI_ERRORS_RETURN */
-  MPI_Win win = MPI_WIN_NULL;
-  int rc = MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, returning, &win);
+  MPI_Comm children;
+  int rc = MPI_Comm_spawn("worker", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, returning, &children, MPI_ERRCODES_IGNORE);
   MPI_Error_class(rc, &cls);
   MPI_Error_string(rc, text, &len);
   if (rank == 0) printf("rc class %s, %s\n", cls == MPI_ERR_UNSUPPORTED_OPERATION ? "unsupported" : "other", text);
   MPI_Barrier(MPI_COMM_WORLD);
   /* no communicator argument: MPI_COMM_WORLD's handler, fatal by default */
-  if (argc > 1) MPI_Win_lock_all(0, win);
+  char port[MPI_MAX_PORT_NAME];
+  if (argc > 1) MPI_Open_port(MPI_INFO_NULL, port);
   MPI_Comm_free(&returning);
   MPI_Finalize();
   return 0;
@@ -128,11 +128,11 @@ C
 check "MPI_ERRORS_RETURN: the call returns MPI_ERR_UNSUPPORTED_OPERATION" \
   expect_output '^rc class unsupported, MPI_ERR_UNSUPPORTED_OPERATION' "$run" -np 2 --vf 2 ./unsupported
 check "MPI_ERRORS_RETURN: a warning names the call, the reason and the subrank" \
-  grep -qE 'tucana: warning: subrank [0-3]: MPI_Win_create is not supported by Tucana: one-sided' out.log
+  grep -qE 'tucana: warning: subrank [0-3]: MPI_Comm_spawn is not supported by Tucana: dynamic process' out.log
 check "the warning is said once per process, not once per call" \
-  test "$(grep -c 'MPI_Win_create is not supported' out.log)" -le 2
+  test "$(grep -c 'MPI_Comm_spawn is not supported' out.log)" -le 2
 check "MPI_ERRORS_ARE_FATAL: the job fails, naming the subrank and the call" \
-  expect_fail_with 'error: subrank [0-3]: MPI_Win_lock_all: MPI_Win_lock_all is not supported by Tucana' \
+  expect_fail_with 'error: subrank [0-3]: MPI_Open_port: MPI_Open_port is not supported by Tucana' \
   "$run" -np 2 --vf 2 ./unsupported fatal
 
 finish

@@ -10,6 +10,7 @@
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/rma.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -85,6 +86,7 @@ int TMPI_Finalized(int* flag) {
 
 int TMPI_Finalize(void) {
   Subrank* me = enter("MPI_Finalize");
+  rma_finalize(me);
   me->finalized = true;
   Runtime::get().subrank_finalized(me);
   return TMPI_SUCCESS;

@@ -1,0 +1,210 @@
+// Info objects (MPI_Info_*): ordered (key, value) lists in a process-wide
+// table, since an info handle may be passed between the subranks of a
+// process like any other value. Tucana reads no hints: MPI_Comm_get_info and
+// MPI_Win_get_info give an empty info (what MPI allows when no hint is used).
+#include <tucana/tmpi.h>
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpi/errors.h"
+#include "mpi/info.h"
+
+using namespace tucana::mpi;
+
+namespace {
+
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+struct InfoTable {
+  std::mutex lock;
+  std::vector<Entries*> objects{nullptr, nullptr};  // 0: MPI_INFO_NULL, 1: MPI_INFO_ENV
+  std::vector<TMPI_Info> free_handles;
+};
+InfoTable& table() {
+  static InfoTable* t = new InfoTable;  // never destroyed: used until the process exits
+  return *t;
+}
+
+// MPI_INFO_ENV: what mpiexec was asked for, as far as Tucana knows it.
+Entries* env_entries() {
+  static Entries* env = [] {
+    auto* e = new Entries;
+    int size = 0;
+    TMPI_Comm_size(TMPI_COMM_WORLD, &size);
+    e->emplace_back("maxprocs", std::to_string(size));
+    e->emplace_back("thread_level", "MPI_THREAD_FUNNELED");
+    return e;
+  }();
+  return env;
+}
+
+// The entries of `info` (the table lock held), or null when it is not a live info.
+Entries* lookup(TMPI_Info info) {
+  InfoTable& t = table();
+  if (info == TMPI_INFO_ENV) return env_entries();
+  if (info <= 1 || static_cast<std::size_t>(info) >= t.objects.size()) return nullptr;
+  return t.objects[static_cast<std::size_t>(info)];
+}
+
+int info_error(int code, const char* call, const char* what) {
+  return mpi_error(current_subrank(), TMPI_COMM_WORLD, code, call, "%s", what);
+}
+
+}  // namespace
+
+namespace tucana::mpi {
+
+TMPI_Info new_info() {
+  InfoTable& t = table();
+  std::lock_guard<std::mutex> hold(t.lock);
+  auto* e = new Entries;
+  if (!t.free_handles.empty()) {
+    TMPI_Info h = t.free_handles.back();
+    t.free_handles.pop_back();
+    t.objects[static_cast<std::size_t>(h)] = e;
+    return h;
+  }
+  t.objects.push_back(e);
+  return static_cast<TMPI_Info>(t.objects.size() - 1);
+}
+
+bool valid_info(TMPI_Info info) {
+  if (info == TMPI_INFO_NULL) return true;
+  std::lock_guard<std::mutex> hold(table().lock);
+  return info == TMPI_INFO_ENV || lookup(info) != nullptr;
+}
+
+}  // namespace tucana::mpi
+
+#define TMPI_INFO_LOOKUP(CALL, INFO)                                                      \
+  enter(CALL);                                                                            \
+  std::unique_lock<std::mutex> hold(table().lock);                                        \
+  Entries* e = lookup(INFO);                                                              \
+  if (!e) {                                                                               \
+    hold.unlock();                                                                        \
+    return info_error(TMPI_ERR_INFO, CALL, "invalid info object");                        \
+  }
+
+extern "C" {
+
+int TMPI_Info_create(TMPI_Info* info) {
+  enter("MPI_Info_create");
+  if (!info) return info_error(TMPI_ERR_ARG, "MPI_Info_create", "null info pointer");
+  *info = new_info();
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_set(TMPI_Info info, const char* key, const char* value) {
+  if (!key || !value) return info_error(TMPI_ERR_ARG, "MPI_Info_set", "null key or value");
+  if (std::strlen(key) > TMPI_MAX_INFO_KEY || !*key)
+    return info_error(TMPI_ERR_INFO_KEY, "MPI_Info_set", "key empty or longer than MPI_MAX_INFO_KEY");
+  if (std::strlen(value) > TMPI_MAX_INFO_VAL)
+    return info_error(TMPI_ERR_INFO_VALUE, "MPI_Info_set", "value longer than MPI_MAX_INFO_VAL");
+  if (info == TMPI_INFO_ENV) return info_error(TMPI_ERR_INFO, "MPI_Info_set", "MPI_INFO_ENV is read-only");
+  TMPI_INFO_LOOKUP("MPI_Info_set", info);
+  for (auto& kv : *e)
+    if (kv.first == key) {
+      kv.second = value;
+      return TMPI_SUCCESS;
+    }
+  e->emplace_back(key, value);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_delete(TMPI_Info info, const char* key) {
+  if (info == TMPI_INFO_ENV) return info_error(TMPI_ERR_INFO, "MPI_Info_delete", "MPI_INFO_ENV is read-only");
+  TMPI_INFO_LOOKUP("MPI_Info_delete", info);
+  for (auto it = e->begin(); it != e->end(); ++it)
+    if (key && it->first == key) {
+      e->erase(it);
+      return TMPI_SUCCESS;
+    }
+  hold.unlock();
+  return info_error(TMPI_ERR_INFO_NOKEY, "MPI_Info_delete", "no such key");
+}
+
+int TMPI_Info_get(TMPI_Info info, const char* key, int valuelen, char* value, int* flag) {
+  TMPI_INFO_LOOKUP("MPI_Info_get", info);
+  *flag = 0;
+  for (auto& kv : *e)
+    if (key && kv.first == key) {
+      *flag = 1;
+      // valuelen excludes the terminating null, which is always written.
+      std::size_t n = std::min(kv.second.size(), static_cast<std::size_t>(std::max(valuelen, 0)));
+      std::memcpy(value, kv.second.data(), n);
+      value[n] = '\0';
+      break;
+    }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_get_valuelen(TMPI_Info info, const char* key, int* valuelen, int* flag) {
+  TMPI_INFO_LOOKUP("MPI_Info_get_valuelen", info);
+  *flag = 0;
+  for (auto& kv : *e)
+    if (key && kv.first == key) {
+      *flag = 1;
+      *valuelen = static_cast<int>(kv.second.size());
+    }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_get_nkeys(TMPI_Info info, int* nkeys) {
+  TMPI_INFO_LOOKUP("MPI_Info_get_nkeys", info);
+  *nkeys = static_cast<int>(e->size());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_get_nthkey(TMPI_Info info, int n, char* key) {
+  TMPI_INFO_LOOKUP("MPI_Info_get_nthkey", info);
+  if (n < 0 || static_cast<std::size_t>(n) >= e->size()) {
+    hold.unlock();
+    return info_error(TMPI_ERR_ARG, "MPI_Info_get_nthkey", "n is not below the number of keys");
+  }
+  std::strcpy(key, (*e)[static_cast<std::size_t>(n)].first.c_str());
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_dup(TMPI_Info info, TMPI_Info* newinfo) {
+  Entries copy;
+  {
+    TMPI_INFO_LOOKUP("MPI_Info_dup", info);
+    copy = *e;
+  }
+  *newinfo = new_info();
+  std::lock_guard<std::mutex> hold(table().lock);
+  *lookup(*newinfo) = std::move(copy);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Info_free(TMPI_Info* info) {
+  if (!info || *info == TMPI_INFO_ENV)
+    return info_error(TMPI_ERR_INFO, "MPI_Info_free", "invalid info object (MPI_INFO_ENV cannot be freed)");
+  TMPI_INFO_LOOKUP("MPI_Info_free", *info);
+  delete e;
+  table().objects[static_cast<std::size_t>(*info)] = nullptr;
+  table().free_handles.push_back(*info);
+  *info = TMPI_INFO_NULL;
+  return TMPI_SUCCESS;
+}
+
+// Communicator hints: accepted and not used.
+int TMPI_Comm_set_info(TMPI_Comm comm, TMPI_Info info) {
+  int rank;
+  if (int err = TMPI_Comm_rank(comm, &rank)) return err;
+  if (!valid_info(info)) return info_error(TMPI_ERR_INFO, "MPI_Comm_set_info", "invalid info object");
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_get_info(TMPI_Comm comm, TMPI_Info* info_used) {
+  int rank;
+  if (int err = TMPI_Comm_rank(comm, &rank)) return err;
+  *info_used = new_info();
+  return TMPI_SUCCESS;
+}
+
+}  // extern "C"
