@@ -186,7 +186,8 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     }
   };
   impl_->sync_sends.push_back(sync);
-  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)], &r);
+  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)],
+            &r);
   sent_.fetch_add(1, std::memory_order_relaxed);
   track_locked(&r, sent);
 }

@@ -1,5 +1,6 @@
 // Communicators and groups: the handle tables, context-id allocation, and
 // the MPI_Comm_* and MPI_Group_* calls.
+#include "mpi/attributes.h"
 #include "mpi/communicator.h"
 
 #include <algorithm>
@@ -423,7 +424,13 @@ int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
     case TMPI_WTIME_IS_GLOBAL: result = &wtime_global; break;
     case TMPI_UNIVERSE_SIZE: result = &universe; break;
     case TMPI_APPNUM: result = &appnum; break;
-    default: break;
+    case TMPI_LASTUSEDCODE: result = last_used_error_code(); break;
+    default: {
+      void* user = nullptr;
+      *flag = get_attribute(AttrKind::Comm, comm, keyval, &user);
+      if (*flag) *static_cast<void**>(value) = user;
+      return TMPI_SUCCESS;
+    }
   }
   *flag = result != nullptr;
   if (result) *static_cast<int**>(value) = result;
@@ -434,9 +441,9 @@ int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
   Subrank* me = enter("MPI_Comm_set_errhandler");
   Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_set_errhandler", comm);
-  if (errhandler != TMPI_ERRORS_ARE_FATAL && errhandler != TMPI_ERRORS_RETURN)
+  if (!valid_errhandler(errhandler, ErrhandlerKind::Comm))
     return mpi_error(me, comm, TMPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                     "only MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are supported");
+                     "not an error handler for communicators (MPI_Comm_create_errhandler makes them)");
   c->errhandler = errhandler;
   return TMPI_SUCCESS;
 }
@@ -474,7 +481,8 @@ int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   Comm* created = nullptr;
   if (int e = create_comm(me, comm, pi, call, pi.comm->members(), true, newcomm, &created)) return e;
   if (pi.comm->cart) created->cart = std::make_unique<CartTopology>(*pi.comm->cart);
-  return TMPI_SUCCESS;
+  created->errhandler = pi.comm->errhandler;  // MPI_Comm_dup keeps the error handler
+  return copy_attributes(AttrKind::Comm, comm, *newcomm);
 }
 
 int TMPI_Comm_dup_with_info(TMPI_Comm comm, TMPI_Info info, TMPI_Comm* newcomm) {
@@ -520,6 +528,7 @@ int TMPI_Comm_free(TMPI_Comm* comm) {
   if (!c) return bad_comm(me, call, *comm);
   if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
     return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be freed", comm_name(*comm));
+  if (int err = delete_attributes(AttrKind::Comm, *comm)) return err;
   // Requests and non-blocking collectives still pending on it hold their
   // own reference (and keep its context ids taken).
   me->handles.release(std::move(me->handles.comms[static_cast<std::size_t>(*comm)]));  // leaves the slot empty

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/attributes.h"
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/rma.h"
@@ -86,6 +87,8 @@ int TMPI_Finalized(int* flag) {
 
 int TMPI_Finalize(void) {
   Subrank* me = enter("MPI_Finalize");
+  // MPI_COMM_SELF's attributes go first: libraries hang clean-up on them.
+  delete_attributes(AttrKind::Comm, TMPI_COMM_SELF);
   rma_finalize(me);
   me->finalized = true;
   Runtime::get().subrank_finalized(me);
@@ -133,6 +136,7 @@ int TMPI_Get_processor_name(char* name, int* resultlen) {
 
 int TMPI_Error_string(int errorcode, char* string, int* resultlen) {
   const char* text = error_text(errorcode);
+  if (!text) text = user_error_text(errorcode);
   int n = text ? std::snprintf(string, TMPI_MAX_ERROR_STRING, "%s", text)
                : std::snprintf(string, TMPI_MAX_ERROR_STRING, "unknown error code %d", errorcode);
   *resultlen = n;
@@ -141,7 +145,9 @@ int TMPI_Error_string(int errorcode, char* string, int* resultlen) {
 
 int TMPI_Error_class(int errorcode, int* errorclass) {
   *errorclass = errorcode;
-  return error_text(errorcode) ? TMPI_SUCCESS : TMPI_ERR_ARG;
+  if (error_text(errorcode)) return TMPI_SUCCESS;
+  *errorclass = user_error_class(errorcode);
+  return *errorclass >= 0 ? TMPI_SUCCESS : TMPI_ERR_ARG;
 }
 
 double TMPI_Wtime(void) {

@@ -99,6 +99,11 @@ const char* error_text(int code) {
 int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
   TMPI_Errhandler handler = comm_errhandler(me, comm);
   if (handler == TMPI_ERRORS_RETURN) return code;
+  if (handler != TMPI_ERRORS_ARE_FATAL) {  // the program's own handler decides
+    TMPI_Comm object = comm;
+    call_user_errhandler(handler, &object, code);
+    return code;
+  }
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);

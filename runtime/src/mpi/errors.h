@@ -34,6 +34,18 @@ void note_polling(Subrank* me, const BlockedIn& what);
 // returns MPI_ERR_UNSUPPORTED_OPERATION through `comm`'s error handler.
 int unsupported_call(const char* call, const char* reason, TMPI_Comm comm);
 
+// User error handlers (errhandlers.cc). A handler is valid for the kind of
+// object it was made for; calling it passes a pointer to the object's handle.
+enum class ErrhandlerKind { Comm, Win, File };
+bool valid_errhandler(TMPI_Errhandler handler, ErrhandlerKind kind);
+void call_user_errhandler(TMPI_Errhandler handler, int* object, int code);
+// Error classes and codes the program added: the text ("" when none was
+// set; null when `code` was not added) and the class (-1: not added).
+const char* user_error_text(int code);
+int user_error_class(int code);
+// The MPI_LASTUSEDCODE attribute's value (a pointer to it, as MPI gives).
+int* last_used_error_code();
+
 // The text of an error class, as MPI_Error_string gives it.
 const char* error_text(int code);
 

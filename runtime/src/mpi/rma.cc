@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/attributes.h"
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/info.h"
@@ -80,6 +81,9 @@ struct Window {
   std::vector<int> disp_units;
   std::vector<char*> bases;       // Win_allocate_shared: every rank's segment
   std::string name;
+  // A handler from MPI_Win_create_errhandler (the predefined ones are set
+  // on the private communicator instead).
+  TMPI_Errhandler user_errhandler = TMPI_ERRHANDLER_NULL;
   // origin side
   bool fence_epoch = false;
   std::vector<int> start_group;   // targets of the current access epoch (Win_start)
@@ -246,6 +250,11 @@ void agent_main(void* arg) {
 // ---------------------------------------------------------------- origin side
 
 int win_error(Window* w, int code, const char* call, const char* what) {
+  if (w->user_errhandler != TMPI_ERRHANDLER_NULL) {
+    TMPI_Win object = w->handle;
+    call_user_errhandler(w->user_errhandler, &object, code);
+    return code;
+  }
   return mpi_error(current_subrank(), w->comm, code, call, "%s", what);
 }
 
@@ -560,6 +569,7 @@ int TMPI_Win_detach(TMPI_Win win, const void*) {
 int TMPI_Win_free(TMPI_Win* win) {
   if (!win) return mpi_error(enter("MPI_Win_free"), TMPI_COMM_WORLD, TMPI_ERR_WIN, "MPI_Win_free", "null window");
   TMPI_WIN_CALL("MPI_Win_free", *win);
+  if (int err = delete_attributes(AttrKind::Win, w->handle)) return err;
   if (int err = flush_all(w)) return err;
   // After the barrier no origin sends this window anything more.
   if (int err = TMPI_Barrier(w->comm)) return err;
@@ -599,7 +609,11 @@ int TMPI_Win_get_attr(TMPI_Win win, int keyval, void* value, int* flag) {
     case TMPI_WIN_DISP_UNIT: *static_cast<int**>(value) = &w->disp_unit; break;
     case TMPI_WIN_CREATE_FLAVOR: *static_cast<int**>(value) = &w->flavor; break;
     case TMPI_WIN_MODEL: *static_cast<int**>(value) = &w->model; break;
-    default: *flag = 0;  // no user attributes on windows yet
+    default: {
+      void* user = nullptr;
+      *flag = get_attribute(AttrKind::Win, win, keyval, &user);
+      if (*flag) *static_cast<void**>(value) = user;
+    }
   }
   return TMPI_SUCCESS;
 }
@@ -625,12 +639,29 @@ int TMPI_Win_get_name(TMPI_Win win, char* name, int* resultlen) {
 // A window's errors go through the error handler of its private communicator.
 int TMPI_Win_set_errhandler(TMPI_Win win, TMPI_Errhandler errhandler) {
   TMPI_WIN_CALL("MPI_Win_set_errhandler", win);
-  return TMPI_Comm_set_errhandler(w->comm, errhandler);
+  if (errhandler == TMPI_ERRORS_ARE_FATAL || errhandler == TMPI_ERRORS_RETURN) {
+    w->user_errhandler = TMPI_ERRHANDLER_NULL;
+    return TMPI_Comm_set_errhandler(w->comm, errhandler);
+  }
+  if (!valid_errhandler(errhandler, ErrhandlerKind::Win))
+    return win_error(w, TMPI_ERR_ARG, call_name, "not an error handler for windows (MPI_Win_create_errhandler makes them)");
+  w->user_errhandler = errhandler;
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Win_get_errhandler(TMPI_Win win, TMPI_Errhandler* errhandler) {
   TMPI_WIN_CALL("MPI_Win_get_errhandler", win);
+  if (w->user_errhandler != TMPI_ERRHANDLER_NULL) {
+    *errhandler = w->user_errhandler;
+    return TMPI_SUCCESS;
+  }
   return TMPI_Comm_get_errhandler(w->comm, errhandler);
+}
+
+int TMPI_Win_call_errhandler(TMPI_Win win, int errorcode) {
+  TMPI_WIN_CALL("MPI_Win_call_errhandler", win);
+  win_error(w, errorcode, call_name, "error code raised by the program");
+  return TMPI_SUCCESS;  // the handler returned
 }
 
 int TMPI_Win_set_info(TMPI_Win win, TMPI_Info info) {

@@ -1,4 +1,5 @@
 // The datatype table and the MPI_Type_* constructors.
+#include "mpi/attributes.h"
 #include "mpi/typemap.h"
 
 #include <algorithm>
@@ -381,7 +382,7 @@ int TMPI_Type_dup(TMPI_Datatype old, TMPI_Datatype* newtype) {
   TypeMap map = *m;
   map.predefined = false;
   *newtype = add(std::move(map));
-  return TMPI_SUCCESS;
+  return copy_attributes(AttrKind::Type, old, *newtype);
 }
 
 int TMPI_Type_commit(TMPI_Datatype* type) {
@@ -400,6 +401,9 @@ int TMPI_Type_commit(TMPI_Datatype* type) {
 }
 
 int TMPI_Type_free(TMPI_Datatype* type) {
+  // Delete callbacks first, outside the table's lock (they may call MPI).
+  if (type && *type >= TMPI_DATATYPE_END_)
+    if (int err = delete_attributes(AttrKind::Type, *type)) return err;
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   auto it = t.derived.find(*type);
