@@ -19,7 +19,9 @@
  *  5. Matched probes: MPI_Mprobe/MPI_Mrecv and MPI_Improbe/MPI_Imrecv take
  *     the probed message (a later receive with the same envelope gets the
  *     next one), MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC.
- *  6. MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_struct/hvector/hindexed,
+ *  6. Generalized requests: pending until MPI_Grequest_complete; the query
+ *     callback makes the status, the free callback runs once.
+ *  7. MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_struct/hvector/hindexed,
  *     MPI_Type_create_hindexed_block, MPI_Type_match_size, MPI_Type_set/
  *     get_name, MPI_Type_size_x/get_extent_x, MPI_Get_elements_x.
  * Prints "OK attributes" on rank 0.
@@ -275,6 +277,54 @@ static void matched_probes(int rank, int size)
     CHECK(MPI_PROC_NULL, st.MPI_SOURCE, "MPI_Mrecv of MPI_MESSAGE_NO_PROC");
 }
 
+struct greq_state {
+    int queries, frees, source;
+};
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    struct greq_state *g = extra;
+    g->queries++;
+    status->MPI_SOURCE = g->source;
+    status->MPI_TAG = 77;
+    MPI_Status_set_elements(status, MPI_INT, 3);
+    MPI_Status_set_cancelled(status, 0);
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+    ((struct greq_state *)extra)->frees++;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void generalized(int rank)
+{
+    struct greq_state g = {0, 0, rank};
+    MPI_Request r;
+    MPI_Grequest_start(greq_query, greq_free, greq_cancel, &g, &r);
+    int flag = 1;
+    MPI_Status st;
+    MPI_Test(&r, &flag, &st);
+    CHECK(0, flag, "a generalized request is pending until completed");
+    MPI_Grequest_complete(r);
+    MPI_Wait(&r, &st);
+    CHECK_TRUE(r == MPI_REQUEST_NULL, "MPI_Wait frees it");
+    CHECK(rank, st.MPI_SOURCE, "the query callback's source");
+    CHECK(77, st.MPI_TAG, "the query callback's tag");
+    int count = -1;
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(3, count, "the query callback's count");
+    CHECK(1, g.frees, "the free callback ran once");
+    CHECK_TRUE(g.queries >= 1, "the query callback ran");
+}
+
 static void datatypes(void)
 {
     struct { char c; double d; int i; } s[2];
@@ -344,6 +394,7 @@ int main(int argc, char **argv)
     keyvals();
     errhandlers(rank, size);
     matched_probes(rank, size);
+    generalized(rank);
     datatypes();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

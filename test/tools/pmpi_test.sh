@@ -72,6 +72,8 @@ if [ -f "$nocomm_src" ]; then
     bash -c "'$cc' -O2 -DTUCANA_ALLOW_UNSUPPORTED -c '$nocomm_src' -o nocomm.o && '$cc' -O2 app.c nocomm.o -o app_nocomm"
   check "NoComm interposes on Tucana's MPI: nothing is received" \
     expect_output '^app: rank 0 received -1$' env TUCANA_NOCOMM_QUIET=1 TUCANA_NOCOMM_REQUESTS=null "$run" -np 2 ./app_nocomm
+  check "NoComm's completed requests are generalized requests" \
+    expect_output '^app: rank 1 received -1$' env TUCANA_NOCOMM_QUIET=1 "$run" -np 2 --vf 2 ./app_nocomm
 fi
 
 finish

@@ -48,6 +48,15 @@ struct tmpi_request : tucana::comm::Operation {
   std::size_t user_count = 0;
   tucana::mpi::TypeMapPtr unpack_map;
   bool unpacked = false;
+  // A generalized request's callbacks (MPI_Grequest_start); null otherwise.
+  // The free callback runs when the request object goes, whichever way.
+  TMPI_Grequest_query_function* greq_query = nullptr;
+  TMPI_Grequest_free_function* greq_free = nullptr;
+  TMPI_Grequest_cancel_function* greq_cancel = nullptr;
+  void* greq_extra = nullptr;
+  ~tmpi_request() {
+    if (greq_free) greq_free(greq_extra);
+  }
   tucana::regions::Instance* instance = nullptr;
   tucana::regions::SuperblockRun* posted_in = nullptr;
   int posted_region = -1;

@@ -314,6 +314,7 @@ int TMPI_Cancel(TMPI_Request* request) {
   Subrank* me = enter(call);
   Request* r = request ? *request : nullptr;
   if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be cancelled");
+  if (r->greq_cancel) return r->greq_cancel(r->greq_extra, is_done(r) ? 1 : 0);
   if (r->collective)
     return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "a non-blocking collective cannot be cancelled");
   // A receive that has not matched is taken back and completes as
@@ -324,6 +325,36 @@ int TMPI_Cancel(TMPI_Request* request) {
     r->cancelled = true;
     r->on_complete(r);
   }
+  return TMPI_SUCCESS;
+}
+
+// Generalized requests: pending until the program completes them.
+int TMPI_Grequest_start(TMPI_Grequest_query_function* query_fn, TMPI_Grequest_free_function* free_fn,
+                        TMPI_Grequest_cancel_function* cancel_fn, void* extra_state, TMPI_Request* request) {
+  const char* call = "MPI_Grequest_start";
+  Subrank* me = enter(call);
+  if (!request || !query_fn || !free_fn || !cancel_fn)
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "null request pointer or callback");
+  auto* r = new Request;
+  init_request(r, me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, 0);
+  r->origin = call;
+  r->collective = true;  // no message and no peer of its own
+  r->greq_query = query_fn;
+  r->greq_free = free_fn;
+  r->greq_cancel = cancel_fn;
+  r->greq_extra = extra_state;
+  start_detached(r);
+  *request = r;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Grequest_complete(TMPI_Request request) {
+  const char* call = "MPI_Grequest_complete";
+  Subrank* me = enter(call);
+  Request* r = request;
+  if (!r || !r->greq_query || is_done(r))
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a pending generalized request");
+  r->on_complete(r);
   return TMPI_SUCCESS;
 }
 
