@@ -96,17 +96,33 @@ const char* error_text(int code) {
   }
 }
 
-int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
-  TMPI_Errhandler handler = comm_errhandler(me, comm);
+namespace {
+
+int report(const Subrank* me, TMPI_Errhandler handler, int code, const char* call, const char* fmt, va_list ap) {
   if (handler == TMPI_ERRORS_RETURN) return code;
   char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
   std::vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   std::fprintf(stderr, "tucana: error: subrank %d: %s: %s\n", me ? me->world : -1, call, msg);
   if (Runtime* rt = Runtime::instance()) rt->abort(code ? code : 1);
   std::exit(code ? code : 1);
+}
+
+}  // namespace
+
+int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int err = report(me, comm_errhandler(me, comm), code, call, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+int report_error(const Subrank* me, TMPI_Errhandler handler, int code, const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int err = report(me, handler, code, call, fmt, ap);
+  va_end(ap);
+  return err;
 }
 
 int unsupported_call(const char* call, const char* reason, TMPI_Comm comm) {
