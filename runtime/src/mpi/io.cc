@@ -135,7 +135,7 @@ TMPI_Errhandler null_handler(const Subrank* me) {
   Subrank* me = enter(call_name);                                                                        \
   File* f = find(FH);                                                                                    \
   if (!f || f->owner != me)                                                                              \
-  return NULL_ERROR(me, TMPI_ERR_FILE, call_name, "invalid file handle %d", static_cast<int>(FH))
+    return NULL_ERROR(me, TMPI_ERR_FILE, call_name, "invalid file handle %d", static_cast<int>(FH))
 
 int errno_class(int e) {
   switch (e) {
@@ -533,7 +533,10 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
   describe_view(&f->view, 0, TMPI_DT_BYTE, TMPI_DT_BYTE, *byte, *byte);
   if (int err = TMPI_Win_create(&f->shared, f->rank == 0 ? sizeof f->shared : 0, sizeof f->shared, TMPI_INFO_NULL,
                                 f->comm, &f->win)) {
-    close(f->fd);
+    {
+      std::lock_guard<std::mutex> hold(io_mutex());
+      close(f->fd);
+    }
     TMPI_Comm_free(&f->comm);
     delete f;
     return err;
