@@ -34,7 +34,7 @@ out=${1:-$root/docs/mpi-support.md}
   echo
   echo "| call | group |"
   echo "|---|---|"
-  awk '/^\/\* [a-z]/ { sub(/^\/\* /, ""); sub(/ \*\/$/, ""); sub(/ \(.*/, ""); group = $0 }
+  awk '/^\/\* .*\*\/$/ { sub(/^\/\* /, ""); sub(/ \*\/$/, ""); sub(/ \(.*/, ""); group = $0 }
        /^TMPI_FN\(/ { n = $0; sub(/^TMPI_FN\(/, "", n); sub(/,.*/, "", n); printf "| `MPI_%s` | %s |\n", n, group }
        /^TMPI_FN_R\(/ { n = $0; sub(/^TMPI_FN_R\([^,]*, /, "", n); sub(/,.*/, "", n); printf "| `MPI_%s` | %s |\n", n, group }' \
     "$defs/tmpi_functions.def"

@@ -12,7 +12,8 @@
  *     and window keyvals.
  *  3. A user error handler on a communicator and on a window is called
  *     with the object and the error code; MPI_Comm_call_errhandler;
- *     MPI_Errhandler_create/set (MPI-1); MPI_Comm_dup keeps the handler.
+ *     MPI_Errhandler_create/set (MPI-1); MPI_Comm_dup keeps the handler;
+ *     a file handler on MPI_FILE_NULL sees a failed MPI_File_open.
  *  4. MPI_Add_error_class/code/string: classes above MPI_ERR_LASTCODE,
  *     MPI_Error_class and MPI_Error_string of the new codes,
  *     MPI_LASTUSEDCODE.
@@ -75,7 +76,15 @@ static int win_delete(MPI_Win win, int keyval, void *value, void *extra)
 /* Error handlers get no state of their own: they record what they saw
  * per world rank (the ranks of a process share globals, not their slots). */
 #define MAX_RANKS 256
-static int comm_handler_code[MAX_RANKS], win_handler_code[MAX_RANKS];
+static int comm_handler_code[MAX_RANKS], win_handler_code[MAX_RANKS], file_handler_code[MAX_RANKS];
+
+static void file_handler(MPI_File *file, int *code, ...)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    (void)file;
+    file_handler_code[rank % MAX_RANKS] = *code;
+}
 
 static void comm_handler(MPI_Comm *comm, int *code, ...)
 {
@@ -223,6 +232,18 @@ static void errhandlers(int rank, int size)
     MPI_Win_fence(0, win);
     MPI_Errhandler_free(&eh);
     MPI_Win_free(&win);
+
+    MPI_File_create_errhandler(file_handler, &eh);
+    MPI_File_set_errhandler(MPI_FILE_NULL, eh);
+    MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO);
+    CHECK(MPI_ERR_IO, file_handler_code[rank % MAX_RANKS], "MPI_File_call_errhandler");
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, "/nonexistent-dir/no-such-file", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    MPI_Error_class(file_handler_code[rank % MAX_RANKS], &cls);
+    CHECK_TRUE(cls == MPI_ERR_NO_SUCH_FILE || cls == MPI_ERR_FILE || cls == MPI_ERR_IO || cls == MPI_ERR_ACCESS,
+               "the file handler saw a failed open");
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
 
     int mine, code, code2, len, *last;
     char text[MPI_MAX_ERROR_STRING];

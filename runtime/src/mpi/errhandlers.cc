@@ -115,6 +115,11 @@ int TMPI_Win_create_errhandler(TMPI_Win_errhandler_function* fn, TMPI_Errhandler
   return create_handler(ErrhandlerKind::Win, reinterpret_cast<void*>(fn), errhandler);
 }
 
+int TMPI_File_create_errhandler(TMPI_File_errhandler_function* fn, TMPI_Errhandler* errhandler) {
+  enter("MPI_File_create_errhandler");
+  return create_handler(ErrhandlerKind::File, reinterpret_cast<void*>(fn), errhandler);
+}
+
 int TMPI_Errhandler_free(TMPI_Errhandler* errhandler) {
   Subrank* me = enter("MPI_Errhandler_free");
   if (!errhandler || (*errhandler != TMPI_ERRORS_ARE_FATAL && *errhandler != TMPI_ERRORS_RETURN &&

@@ -96,22 +96,41 @@ const char* error_text(int code) {
   }
 }
 
-int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
-  TMPI_Errhandler handler = comm_errhandler(me, comm);
+namespace {
+
+// `object`: the handle of the communicator, window or file the error is
+// on, for the program's own handler.
+int report(const Subrank* me, TMPI_Errhandler handler, int object, int code, const char* call, const char* fmt,
+           va_list ap) {
   if (handler == TMPI_ERRORS_RETURN) return code;
   if (handler != TMPI_ERRORS_ARE_FATAL) {  // the program's own handler decides
-    TMPI_Comm object = comm;
     call_user_errhandler(handler, &object, code);
     return code;
   }
   char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
   std::vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   std::fprintf(stderr, "tucana: error: subrank %d: %s: %s\n", me ? me->world : -1, call, msg);
   if (Runtime* rt = Runtime::instance()) rt->abort(code ? code : 1);
   std::exit(code ? code : 1);
+}
+
+}  // namespace
+
+int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int err = report(me, comm_errhandler(me, comm), comm, code, call, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+int report_error(const Subrank* me, TMPI_Errhandler handler, int object, int code, const char* call,
+                 const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int err = report(me, handler, object, code, call, fmt, ap);
+  va_end(ap);
+  return err;
 }
 
 int unsupported_call(const char* call, const char* reason, TMPI_Comm comm) {

@@ -13,6 +13,10 @@ namespace tucana::mpi {
 // and aborts the whole job; under MPI_ERRORS_RETURN returns `code`.
 int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, const char* fmt, ...)
     __attribute__((format(printf, 5, 6)));
+// The same under the error handler `handler` (a file's, which is not a
+// communicator's).
+int report_error(const Subrank* me, TMPI_Errhandler handler, int object, int code, const char* call, const char* fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 // Prints "tucana: error: MESSAGE" and aborts the job (or exits if MPI is not
 // running yet).

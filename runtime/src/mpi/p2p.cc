@@ -291,6 +291,20 @@ BlockedIn blocked_on(const char* call, const Request* r) {
   return BlockedIn{call, r->origin, label, r->peer_rank, r->tag, r->comm};
 }
 
+Request* completed_io_request(Subrank* me, const char* call, long long bytes) {
+  auto* r = new Request;
+  init_request(r, me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, 0);
+  r->collective = true;  // no message of its own
+  r->io = true;
+  r->status_bytes = bytes;
+  r->origin = call;
+  r->comm = TMPI_COMM_SELF;
+  r->peer_rank = TMPI_PROC_NULL;
+  r->active = true;
+  r->state.store(Request::kDone);
+  return r;
+}
+
 void empty_status(TMPI_Status* status) {
   if (!status) return;
   status->MPI_SOURCE = TMPI_ANY_SOURCE;
@@ -315,7 +329,7 @@ void fill_status(const Request* r, TMPI_Status* status) {
   if (r->collective || r->cancelled) {
     status->MPI_SOURCE = TMPI_ANY_SOURCE;
     status->MPI_TAG = TMPI_ANY_TAG;
-    status->tmpi_bytes = 0;
+    status->tmpi_bytes = r->cancelled ? 0 : r->status_bytes;
   } else if (r->proc_null) {
     status->MPI_SOURCE = TMPI_PROC_NULL;
     status->MPI_TAG = TMPI_ANY_TAG;

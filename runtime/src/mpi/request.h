@@ -32,6 +32,8 @@ struct tmpi_request : tucana::comm::Operation {
   bool heap = true;         // false for the requests of blocking calls (on the stack)
   bool collective = false;  // a non-blocking collective's (no message of its own)
   bool cancelled = false;   // MPI_Cancel took it back before it matched
+  bool io = false;          // an MPI-IO call's: complete from the start (with `collective`)
+  long long status_bytes = 0;  // the byte count its status gives (MPI-IO)
   bool buffered_start = false;  // MPI_Bsend_init's: MPI_Start makes a buffered send
   std::size_t buffered = 0;     // a buffered send's share of the attached buffer
   // Keeps a communicator other than WORLD/SELF alive while the request is
@@ -95,6 +97,9 @@ void retire(TMPI_Request* handle);
 void deliver_to_user(Request* r);
 // What a subrank waiting on `r` in `call` waits in, for the deadlock report.
 BlockedIn blocked_on(const char* call, const Request* r);
+// A request that is complete from the start and whose status counts
+// `bytes` (the non-blocking MPI-IO calls, which do their I/O at once).
+Request* completed_io_request(Subrank* me, const char* call, long long bytes);
 // The status of an empty (null or inactive) request.
 void empty_status(TMPI_Status* status);
 // MPI_SUCCESS, or the request's error reported through the error handler.

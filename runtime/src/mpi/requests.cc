@@ -315,6 +315,7 @@ int TMPI_Cancel(TMPI_Request* request) {
   Request* r = request ? *request : nullptr;
   if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be cancelled");
   if (r->greq_cancel) return r->greq_cancel(r->greq_extra, is_done(r) ? 1 : 0);
+  if (r->io) return TMPI_SUCCESS;  // its I/O is done: nothing to take back
   if (r->collective)
     return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "a non-blocking collective cannot be cancelled");
   // A receive that has not matched is taken back and completes as

@@ -1,0 +1,1012 @@
+// MPI-IO (MPI_File_*) at subrank granularity over POSIX I/O.
+//
+// Every subrank that opens a file gets its own File object and its own file
+// descriptor: the subranks of a process share nothing but the file itself.
+// Data moves with pread/pwrite at once, in the calling subrank, so the
+// non-blocking and split-collective forms complete in their first call, and
+// the collective forms need no exchange between subranks (MPI asks no
+// synchronization of them). Collective calls that must agree (open, close,
+// set_view, set_size, seek_shared, the ordered calls) run their collectives
+// on a private duplicate of the file's communicator.
+//
+// Views: a view is a displacement, an etype and a filetype. A position is
+// counted in etypes of the view's data stream: the filetype's data blocks
+// (its type-map blocks, which MPI requires in increasing order), tiled from
+// the displacement every filetype extent. An access packs the user's data,
+// maps its stream bytes to file extents and reads or writes them.
+//
+// The shared file pointer lives at rank 0 of the file's communicator, in a
+// one-sided window (rma.cc) on the private duplicate, locked by every rank
+// for the file's lifetime (MPI_MODE_NOCHECK): a shared access fetches and
+// adds its size with MPI_Fetch_and_op, which the window's agent at rank 0
+// applies one at a time, so every access gets its own range wherever its
+// subrank runs.
+//
+// Atomic mode: each access holds a process-wide mutex (subranks of one
+// process) and a POSIX record lock on the bytes it touches (processes).
+#include <tucana/tmpi.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <mutex>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#include "mpi/errors.h"
+#include "mpi/info.h"
+#include "mpi/request.h"
+#include "mpi/typemap.h"
+
+using namespace tucana;
+using namespace tucana::mpi;
+
+namespace {
+
+struct View {
+  TMPI_Offset disp = 0;
+  TMPI_Datatype etype = TMPI_DT_BYTE;     // Tucana's own duplicates of derived types
+  TMPI_Datatype filetype = TMPI_DT_BYTE;
+  long long esize = 1;
+  long long ft_size = 1, ft_extent = 1;  // data bytes and extent of one filetype
+  std::vector<Block> blocks;             // the filetype's data, merged, in order
+  std::vector<long long> before;         // data bytes of the blocks before each block
+  bool contiguous = true;                // the stream is the file from disp on
+};
+
+enum class Split { None, ReadAll, WriteAll, ReadAtAll, WriteAtAll, ReadOrdered, WriteOrdered };
+
+struct File {
+  Subrank* owner = nullptr;
+  TMPI_File handle = TMPI_FILE_NULL;
+  TMPI_Comm comm = TMPI_COMM_NULL;  // private duplicate of the opening communicator
+  int rank = 0, size = 0;
+  int fd = -1;
+  int amode = 0;
+  std::string path;
+  TMPI_Errhandler errhandler = TMPI_ERRORS_RETURN;  // MPI's default for files
+  bool atomic = false;
+  View view;
+  TMPI_Offset pos = 0;       // the individual file pointer, in etypes
+  long long shared = 0;      // rank 0: the shared file pointer, in etypes (window memory)
+  TMPI_Win win = TMPI_WIN_NULL;
+  Split split = Split::None;  // the split collective begun and not yet ended
+  long long split_bytes = 0;
+};
+
+struct FileTable {
+  std::mutex lock;
+  std::vector<File*> files{nullptr};
+  std::map<const Subrank*, TMPI_Errhandler> null_handlers;  // MPI_FILE_NULL's, per subrank
+};
+FileTable& table() {
+  static FileTable* t = new FileTable;  // never destroyed
+  return *t;
+}
+
+// Held around atomic-mode accesses and around close(): POSIX record locks
+// belong to the process, and closing any descriptor of a file drops them.
+std::mutex& io_mutex() {
+  static std::mutex* m = new std::mutex;
+  return *m;
+}
+
+File* find(TMPI_File fh) {
+  FileTable& t = table();
+  std::lock_guard<std::mutex> hold(t.lock);
+  if (fh <= 0 || static_cast<std::size_t>(fh) >= t.files.size()) return nullptr;
+  return t.files[static_cast<std::size_t>(fh)];
+}
+
+TMPI_File add(File* f) {
+  FileTable& t = table();
+  std::lock_guard<std::mutex> hold(t.lock);
+  t.files.push_back(f);
+  return static_cast<TMPI_File>(t.files.size() - 1);
+}
+
+void remove(TMPI_File fh) {
+  FileTable& t = table();
+  std::lock_guard<std::mutex> hold(t.lock);
+  t.files[static_cast<std::size_t>(fh)] = nullptr;
+}
+
+TMPI_Errhandler null_handler(const Subrank* me) {
+  FileTable& t = table();
+  std::lock_guard<std::mutex> hold(t.lock);
+  auto it = t.null_handlers.find(me);
+  return it == t.null_handlers.end() ? TMPI_ERRORS_RETURN : it->second;
+}
+
+// ---------------------------------------------------------------- errors
+
+// Errors without a file (open, delete, invalid handles) go through the
+// error handler of MPI_FILE_NULL.
+#define NULL_ERROR(ME, CODE, CALL, ...) report_error(ME, null_handler(ME), TMPI_FILE_NULL, CODE, CALL, __VA_ARGS__)
+#define FILE_ERROR(F, CODE, CALL, ...) report_error((F)->owner, (F)->errhandler, (F)->handle, CODE, CALL, __VA_ARGS__)
+
+#define TMPI_FILE_CALL(NAME, FH)                                                                         \
+  const char* const call_name = NAME;                                                                    \
+  Subrank* me = enter(call_name);                                                                        \
+  File* f = find(FH);                                                                                    \
+  if (!f || f->owner != me)                                                                              \
+    return NULL_ERROR(me, TMPI_ERR_FILE, call_name, "invalid file handle %d", static_cast<int>(FH))
+
+int errno_class(int e) {
+  switch (e) {
+    case ENOENT: return TMPI_ERR_NO_SUCH_FILE;
+    case EACCES:
+    case EPERM: return TMPI_ERR_ACCESS;
+    case EEXIST: return TMPI_ERR_FILE_EXISTS;
+    case EROFS: return TMPI_ERR_READ_ONLY;
+    case ENOSPC: return TMPI_ERR_NO_SPACE;
+    case EDQUOT: return TMPI_ERR_QUOTA;
+    case ENAMETOOLONG:
+    case ENOTDIR:
+    case EISDIR:
+    case ELOOP: return TMPI_ERR_BAD_FILE;
+    default: return TMPI_ERR_IO;
+  }
+}
+
+// A file name may carry a ROMIO file-system prefix ("ufs:out.dat").
+std::string strip_prefix(const char* name) {
+  static const char* const prefixes[] = {"ufs:", "nfs:", "lustre:", "gpfs:", "posix:"};
+  for (const char* p : prefixes)
+    if (std::strncmp(name, p, std::strlen(p)) == 0) return name + std::strlen(p);
+  return name;
+}
+
+// ---------------------------------------------------------------- views
+
+// Sets `v` to (disp, etype, filetype); the caller checked the types.
+void describe_view(View* v, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype filetype, const TypeMap& em,
+                   const TypeMap& fm) {
+  v->disp = disp;
+  v->etype = etype;
+  v->filetype = filetype;
+  v->esize = static_cast<long long>(em.size);
+  v->ft_size = static_cast<long long>(fm.size);
+  v->ft_extent = static_cast<long long>(fm.extent());
+  v->blocks.clear();
+  v->before.clear();
+  long long seen = 0;
+  for (const Block& b : fm.blocks) {
+    if (!b.length) continue;
+    if (!v->blocks.empty() && v->blocks.back().offset + static_cast<std::ptrdiff_t>(v->blocks.back().length) == b.offset) {
+      v->blocks.back().length += b.length;
+    } else {
+      v->blocks.push_back(b);
+      v->before.push_back(seen);
+    }
+    seen += static_cast<long long>(b.length);
+  }
+  v->contiguous = v->blocks.size() == 1 && v->blocks[0].offset == 0 &&
+                  static_cast<long long>(v->blocks[0].length) == v->ft_extent;
+}
+
+// The file offset of byte `q` of the view's data stream, and how many
+// stream bytes from there lie contiguous in its block.
+long long file_offset(const View& v, long long q, long long* run) {
+  if (v.contiguous) {
+    *run = -1;  // to the end
+    return v.disp + q;
+  }
+  long long tile = q / v.ft_size, within = q % v.ft_size;
+  std::size_t i = static_cast<std::size_t>(std::upper_bound(v.before.begin(), v.before.end(), within) - v.before.begin()) - 1;
+  long long in_block = within - v.before[i];
+  *run = static_cast<long long>(v.blocks[i].length) - in_block;
+  return v.disp + tile * v.ft_extent + v.blocks[i].offset + in_block;
+}
+
+using Extents = std::vector<std::pair<long long, long long>>;  // (file offset, length)
+
+// The file extents of stream bytes [q, q + bytes), adjacent ones merged.
+Extents extents_of(const View& v, long long q, long long bytes) {
+  Extents out;
+  while (bytes > 0) {
+    long long run;
+    long long at = file_offset(v, q, &run);
+    long long len = run < 0 ? bytes : std::min(run, bytes);
+    if (!out.empty() && out.back().first + out.back().second == at)
+      out.back().second += len;
+    else
+      out.emplace_back(at, len);
+    q += len;
+    bytes -= len;
+  }
+  return out;
+}
+
+// The view position (in etypes) just past the last byte of a file of
+// `fsize` bytes that the view reaches: where MPI_SEEK_END counts from.
+long long view_end(const View& v, long long fsize) {
+  long long span = fsize - v.disp;
+  if (span <= 0) return 0;
+  long long data;
+  if (v.contiguous) {
+    data = span;
+  } else {
+    long long tile = span / v.ft_extent;
+    data = tile * v.ft_size;
+    long long base = tile * v.ft_extent;
+    for (const Block& b : v.blocks)
+      data += std::clamp<long long>(span - (base + b.offset), 0, static_cast<long long>(b.length));
+  }
+  return (data + v.esize - 1) / v.esize;
+}
+
+void free_view_types(View* v) {
+  for (TMPI_Datatype* t : {&v->etype, &v->filetype}) {
+    TypeMapPtr keep;
+    const TypeMap* m = find_type(*t, &keep);
+    if (m && !m->predefined) TMPI_Type_free(t);
+    *t = TMPI_DT_BYTE;
+  }
+}
+
+// ---------------------------------------------------------------- data access
+
+long long file_size(const File* f) {
+  struct stat st;
+  if (fstat(f->fd, &st) != 0) return -1;
+  return static_cast<long long>(st.st_size);
+}
+
+// Moves the extents to or from the packed `data`; `*done` is how many bytes
+// moved before the end of file (reads) or an error.
+int transfer(File* f, bool write, const Extents& ext, char* data, long long* done) {
+  *done = 0;
+  for (const auto& [at, len] : ext) {
+    long long moved = 0;
+    while (moved < len) {
+      ssize_t n = write ? pwrite(f->fd, data + *done, static_cast<std::size_t>(len - moved), at + moved)
+                        : pread(f->fd, data + *done, static_cast<std::size_t>(len - moved), at + moved);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno;
+      if (n == 0) return 0;  // end of file (a read)
+      moved += n;
+      *done += n;
+    }
+  }
+  return 0;
+}
+
+// Reads (write false) or writes `count` elements of `type` at `buf` at view
+// position `pos` (etypes); `*bytes` gets the bytes moved.
+int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, int count, TMPI_Datatype type,
+           long long* bytes) {
+  *bytes = 0;
+  if (write && (f->amode & TMPI_MODE_RDONLY))
+    return FILE_ERROR(f, TMPI_ERR_READ_ONLY, call, "the file was opened with MPI_MODE_RDONLY");
+  if (!write && (f->amode & TMPI_MODE_WRONLY))
+    return FILE_ERROR(f, TMPI_ERR_ACCESS, call, "the file was opened with MPI_MODE_WRONLY");
+  if (count < 0) return FILE_ERROR(f, TMPI_ERR_COUNT, call, "negative count %d", count);
+  TypeMapPtr keep;
+  const TypeMap* map = find_type(type, &keep);
+  if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  if (!map->committed)
+    return FILE_ERROR(f, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
+  long long total = static_cast<long long>(map->size) * count;
+  if (total % f->view.esize)
+    return FILE_ERROR(f, TMPI_ERR_TYPE, call, "%lld bytes of data are not a whole number of etypes of %lld bytes",
+                      total, f->view.esize);
+  if (pos < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call, "negative offset %lld", static_cast<long long>(pos));
+  if (total == 0) return TMPI_SUCCESS;
+  if (!buf && map->predefined) return FILE_ERROR(f, TMPI_ERR_BUFFER, call, "null buffer for %d elements", count);
+  std::vector<char> staging;
+  char* data = static_cast<char*>(buf);
+  bool packed = !map->contiguous();
+  if (packed) {
+    staging.resize(static_cast<std::size_t>(total));
+    data = staging.data();
+    if (write) pack(buf, static_cast<std::size_t>(count), *map, data);
+  }
+  Extents ext = extents_of(f->view, pos * f->view.esize, total);
+  int err = 0;
+  if (f->atomic) {
+    std::lock_guard<std::mutex> hold(io_mutex());
+    long long first = ext.front().first, last = first;
+    for (const auto& e : ext) {
+      first = std::min(first, e.first);
+      last = std::max(last, e.first + e.second);
+    }
+    struct flock lk {};
+    lk.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+    lk.l_whence = SEEK_SET;
+    lk.l_start = first;
+    lk.l_len = last - first;
+    while (fcntl(f->fd, F_SETLKW, &lk) != 0 && errno == EINTR) {
+    }
+    err = transfer(f, write, ext, data, bytes);
+    lk.l_type = F_UNLCK;
+    fcntl(f->fd, F_SETLK, &lk);
+  } else {
+    err = transfer(f, write, ext, data, bytes);
+  }
+  if (packed && !write) unpack_bytes(data, static_cast<std::size_t>(*bytes), *map, buf);
+  if (err)
+    return FILE_ERROR(f, errno_class(err), call, "%s %s: %s", write ? "writing" : "reading", f->path.c_str(),
+                      std::strerror(err));
+  return TMPI_SUCCESS;
+}
+
+void set_status(TMPI_Status* status, long long bytes) {
+  if (!status) return;
+  status->MPI_SOURCE = TMPI_ANY_SOURCE;
+  status->MPI_TAG = TMPI_ANY_TAG;
+  status->MPI_ERROR = TMPI_SUCCESS;
+  status->tmpi_cancelled = 0;
+  status->tmpi_bytes = bytes;
+}
+
+int no_sequential(File* f, const char* call) {
+  if (f->amode & TMPI_MODE_SEQUENTIAL)
+    return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_OPERATION, call,
+                      "the file was opened with MPI_MODE_SEQUENTIAL: only the shared file pointer may be used");
+  return TMPI_SUCCESS;
+}
+
+// Explicit offsets.
+int at(const char* call, TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type,
+       bool write, TMPI_Status* status, TMPI_Request* request) {
+  TMPI_FILE_CALL(call, fh);
+  if (int err = no_sequential(f, call_name)) return err;
+  long long bytes;
+  if (int err = access(f, call_name, write, offset, const_cast<void*>(buf), count, type, &bytes)) return err;
+  set_status(status, bytes);
+  if (request) *request = completed_io_request(me, call_name, bytes);
+  return TMPI_SUCCESS;
+}
+
+// The individual file pointer.
+int individual(const char* call, TMPI_File fh, const void* buf, int count, TMPI_Datatype type, bool write,
+               TMPI_Status* status, TMPI_Request* request) {
+  TMPI_FILE_CALL(call, fh);
+  if (int err = no_sequential(f, call_name)) return err;
+  long long bytes;
+  if (int err = access(f, call_name, write, f->pos, const_cast<void*>(buf), count, type, &bytes)) return err;
+  f->pos += bytes / f->view.esize;
+  set_status(status, bytes);
+  if (request) *request = completed_io_request(me, call_name, bytes);
+  return TMPI_SUCCESS;
+}
+
+// Adds `delta` etypes to the shared file pointer; `*old` gets its value before.
+int fetch_add_shared(File* f, long long delta, TMPI_Op op, long long* old) {
+  if (int err = TMPI_Fetch_and_op(&delta, old, TMPI_DT_LONG_LONG_INT, 0, 0, op, f->win)) return err;
+  return TMPI_Win_flush(0, f->win);
+}
+
+int etypes_of(File* f, const char* call, int count, TMPI_Datatype type, long long* n) {
+  TypeMapPtr keep;
+  const TypeMap* map = find_type(type, &keep);
+  if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  if (count < 0) return FILE_ERROR(f, TMPI_ERR_COUNT, call, "negative count %d", count);
+  long long bytes = static_cast<long long>(map->size) * count;
+  if (bytes % f->view.esize)
+    return FILE_ERROR(f, TMPI_ERR_TYPE, call, "%lld bytes of data are not a whole number of etypes of %lld bytes",
+                      bytes, f->view.esize);
+  *n = bytes / f->view.esize;
+  return TMPI_SUCCESS;
+}
+
+int shared(const char* call, TMPI_File fh, const void* buf, int count, TMPI_Datatype type, bool write,
+           TMPI_Status* status, TMPI_Request* request) {
+  TMPI_FILE_CALL(call, fh);
+  long long n, start;
+  if (int err = etypes_of(f, call_name, count, type, &n)) return err;
+  if (n) {
+    if (int err = fetch_add_shared(f, n, TMPI_OP_SUM, &start)) return err;
+  } else {
+    start = 0;
+  }
+  long long bytes;
+  if (int err = access(f, call_name, write, start, const_cast<void*>(buf), count, type, &bytes)) return err;
+  set_status(status, bytes);
+  if (request) *request = completed_io_request(me, call_name, bytes);
+  return TMPI_SUCCESS;
+}
+
+// Collective: the ranks' accesses follow each other in rank order from the
+// shared file pointer, which moves past them all.
+int ordered(const char* call, TMPI_File fh, const void* buf, int count, TMPI_Datatype type, bool write,
+            TMPI_Status* status) {
+  TMPI_FILE_CALL(call, fh);
+  long long n;
+  if (int err = etypes_of(f, call_name, count, type, &n)) return err;
+  std::vector<long long> all(static_cast<std::size_t>(f->size));
+  if (int err = TMPI_Allgather(&n, 1, TMPI_DT_LONG_LONG_INT, all.data(), 1, TMPI_DT_LONG_LONG_INT, f->comm)) return err;
+  long long before = 0, total = 0;
+  for (int r = 0; r < f->size; ++r) {
+    if (r < f->rank) before += all[static_cast<std::size_t>(r)];
+    total += all[static_cast<std::size_t>(r)];
+  }
+  long long base = 0;
+  if (f->rank == 0)
+    if (int err = fetch_add_shared(f, total, TMPI_OP_SUM, &base)) return err;
+  if (int err = TMPI_Bcast(&base, 1, TMPI_DT_LONG_LONG_INT, 0, f->comm)) return err;
+  long long bytes;
+  if (int err = access(f, call_name, write, base + before, const_cast<void*>(buf), count, type, &bytes)) return err;
+  set_status(status, bytes);
+  return TMPI_SUCCESS;
+}
+
+int begin_split(File* f, Split kind, int err, long long bytes) {
+  if (err) return err;
+  f->split = kind;
+  f->split_bytes = bytes;
+  return TMPI_SUCCESS;
+}
+
+int check_no_split(File* f, const char* call) {
+  if (f->split != Split::None)
+    return FILE_ERROR(f, TMPI_ERR_OTHER, call, "a split collective is active on this file already (end it first)");
+  return TMPI_SUCCESS;
+}
+
+int end_split(const char* call, TMPI_File fh, Split kind, TMPI_Status* status) {
+  TMPI_FILE_CALL(call, fh);
+  if (f->split != kind)
+    return FILE_ERROR(f, TMPI_ERR_OTHER, call_name, "no matching split collective was begun on this file");
+  f->split = Split::None;
+  set_status(status, f->split_bytes);
+  return TMPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------- open and close
+
+int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info info, TMPI_File* fh) {
+  const char* call = "MPI_File_open";
+  Subrank* me = enter(call);
+  CommInfo ci;
+  if (!fh) return NULL_ERROR(me, TMPI_ERR_ARG, call, "null file handle pointer");
+  *fh = TMPI_FILE_NULL;
+  if (!comm_info(me, comm, &ci)) return NULL_ERROR(me, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
+  if (!filename || !*filename) return NULL_ERROR(me, TMPI_ERR_BAD_FILE, call, "empty file name");
+  int access_modes = !!(amode & TMPI_MODE_RDONLY) + !!(amode & TMPI_MODE_WRONLY) + !!(amode & TMPI_MODE_RDWR);
+  if (access_modes != 1)
+    return NULL_ERROR(me, TMPI_ERR_AMODE, call,
+                      "exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR must be given");
+  if ((amode & TMPI_MODE_RDONLY) && (amode & (TMPI_MODE_CREATE | TMPI_MODE_EXCL)))
+    return NULL_ERROR(me, TMPI_ERR_AMODE, call, "MPI_MODE_CREATE and MPI_MODE_EXCL need write access");
+  if ((amode & TMPI_MODE_RDWR) && (amode & TMPI_MODE_SEQUENTIAL))
+    return NULL_ERROR(me, TMPI_ERR_AMODE, call, "MPI_MODE_SEQUENTIAL cannot go with MPI_MODE_RDWR");
+  if (!valid_info(info)) return NULL_ERROR(me, TMPI_ERR_INFO, call, "invalid info object");
+
+  auto* f = new File;
+  f->owner = me;
+  f->amode = amode;
+  f->path = strip_prefix(filename);
+  if (int err = TMPI_Comm_dup(comm, &f->comm)) {
+    delete f;
+    return err;
+  }
+  TMPI_Comm_set_errhandler(f->comm, TMPI_ERRORS_RETURN);
+  TMPI_Comm_rank(f->comm, &f->rank);
+  TMPI_Comm_size(f->comm, &f->size);
+  int flags = O_CLOEXEC | ((amode & TMPI_MODE_RDONLY) ? O_RDONLY : (amode & TMPI_MODE_WRONLY) ? O_WRONLY : O_RDWR);
+  // Rank 0 creates the file; the others open it once it exists.
+  int first[3] = {0, 0, amode};  // error class, errno, amode
+  if (f->rank == 0) {
+    int create = (amode & TMPI_MODE_CREATE) ? O_CREAT | ((amode & TMPI_MODE_EXCL) ? O_EXCL : 0) : 0;
+    f->fd = open(f->path.c_str(), flags | create, 0666);
+    if (f->fd < 0) first[0] = errno_class(errno), first[1] = errno;
+  }
+  TMPI_Bcast(first, 3, TMPI_DT_INT, 0, f->comm);
+  int mine[2] = {first[0], first[1]};
+  if (!mine[0] && first[2] != amode) mine[0] = TMPI_ERR_NOT_SAME;
+  if (!mine[0] && f->rank != 0) {
+    f->fd = open(f->path.c_str(), flags, 0666);
+    if (f->fd < 0) mine[0] = errno_class(errno), mine[1] = errno;
+  }
+  int worst = mine[0];
+  TMPI_Allreduce(&mine[0], &worst, 1, TMPI_DT_INT, TMPI_OP_MAX, f->comm);
+  if (worst) {
+    if (f->fd >= 0) {
+      std::lock_guard<std::mutex> hold(io_mutex());
+      close(f->fd);
+    }
+    TMPI_Comm_free(&f->comm);
+    delete f;
+    if (mine[0] == TMPI_ERR_NOT_SAME)
+      return NULL_ERROR(me, worst, call, "the ranks gave different access modes for %s", filename);
+    if (mine[0])
+      return NULL_ERROR(me, worst, call, "cannot open %s: %s", filename, std::strerror(mine[1]));
+    return NULL_ERROR(me, worst, call, "another rank could not open %s", filename);
+  }
+  // MPI_MODE_APPEND: both file pointers start at the end (the default view counts bytes).
+  long long start = (amode & TMPI_MODE_APPEND) ? std::max(file_size(f), 0LL) : 0;
+  f->pos = start;
+  f->shared = start;
+  TypeMapPtr keep;
+  const TypeMap* byte = find_type(TMPI_DT_BYTE, &keep);
+  describe_view(&f->view, 0, TMPI_DT_BYTE, TMPI_DT_BYTE, *byte, *byte);
+  if (int err = TMPI_Win_create(&f->shared, f->rank == 0 ? sizeof f->shared : 0, sizeof f->shared, TMPI_INFO_NULL,
+                                f->comm, &f->win)) {
+    {
+      std::lock_guard<std::mutex> hold(io_mutex());
+      close(f->fd);
+    }
+    TMPI_Comm_free(&f->comm);
+    delete f;
+    return err;
+  }
+  TMPI_Win_lock_all(TMPI_MODE_NOCHECK, f->win);
+  f->handle = add(f);
+  *fh = f->handle;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_close(TMPI_File* fh) {
+  if (!fh) {
+    Subrank* me = enter("MPI_File_close");
+    return NULL_ERROR(me, TMPI_ERR_ARG, "MPI_File_close", "null file handle pointer");
+  }
+  TMPI_FILE_CALL("MPI_File_close", *fh);
+  // After MPI_Win_free's barrier no rank accesses the file any more.
+  TMPI_Win_unlock_all(f->win);
+  TMPI_Win_free(&f->win);
+  {
+    std::lock_guard<std::mutex> hold(io_mutex());
+    close(f->fd);
+  }
+  int err = TMPI_SUCCESS;
+  if (f->amode & TMPI_MODE_DELETE_ON_CLOSE) {
+    int e = 0;
+    if (f->rank == 0 && unlink(f->path.c_str()) != 0) e = errno;
+    TMPI_Bcast(&e, 1, TMPI_DT_INT, 0, f->comm);
+    if (e) err = FILE_ERROR(f, errno_class(e), call_name, "deleting %s: %s", f->path.c_str(), std::strerror(e));
+  }
+  remove(f->handle);
+  free_view_types(&f->view);
+  TMPI_Comm_free(&f->comm);
+  delete f;
+  *fh = TMPI_FILE_NULL;
+  return err;
+}
+
+int TMPI_File_delete(const char* filename, TMPI_Info info) {
+  const char* call = "MPI_File_delete";
+  Subrank* me = enter(call);
+  if (!filename) return NULL_ERROR(me, TMPI_ERR_BAD_FILE, call, "null file name");
+  if (!valid_info(info)) return NULL_ERROR(me, TMPI_ERR_INFO, call, "invalid info object");
+  if (unlink(strip_prefix(filename).c_str()) != 0) {
+    int e = errno;
+    return NULL_ERROR(me, errno_class(e), call, "cannot delete %s: %s", filename, std::strerror(e));
+  }
+  return TMPI_SUCCESS;
+}
+
+// ---------------------------------------------------------------- file attributes
+
+int TMPI_File_set_size(TMPI_File fh, TMPI_Offset size) {
+  TMPI_FILE_CALL("MPI_File_set_size", fh);
+  if (size < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative size %lld", static_cast<long long>(size));
+  if (f->amode & TMPI_MODE_RDONLY)
+    return FILE_ERROR(f, TMPI_ERR_READ_ONLY, call_name, "the file was opened with MPI_MODE_RDONLY");
+  // Rank 0 resizes once every rank has made its earlier accesses, and every
+  // rank returns once the size is set.
+  if (int err = TMPI_Barrier(f->comm)) return err;
+  int e = 0;
+  if (f->rank == 0 && ftruncate(f->fd, size) != 0) e = errno;
+  TMPI_Bcast(&e, 1, TMPI_DT_INT, 0, f->comm);
+  if (e) return FILE_ERROR(f, errno_class(e), call_name, "resizing %s: %s", f->path.c_str(), std::strerror(e));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_preallocate(TMPI_File fh, TMPI_Offset size) {
+  TMPI_FILE_CALL("MPI_File_preallocate", fh);
+  if (size < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative size %lld", static_cast<long long>(size));
+  if (f->amode & TMPI_MODE_RDONLY)
+    return FILE_ERROR(f, TMPI_ERR_READ_ONLY, call_name, "the file was opened with MPI_MODE_RDONLY");
+  if (int err = TMPI_Barrier(f->comm)) return err;
+  int e = 0;
+  if (f->rank == 0 && size > 0) {
+    e = posix_fallocate(f->fd, 0, size);
+    if (e == EOPNOTSUPP || e == EINVAL) {  // the file system cannot: at least the size
+      e = 0;
+      if (file_size(f) < size && ftruncate(f->fd, size) != 0) e = errno;
+    }
+  }
+  TMPI_Bcast(&e, 1, TMPI_DT_INT, 0, f->comm);
+  if (e) return FILE_ERROR(f, errno_class(e), call_name, "preallocating %s: %s", f->path.c_str(), std::strerror(e));
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_size(TMPI_File fh, TMPI_Offset* size) {
+  TMPI_FILE_CALL("MPI_File_get_size", fh);
+  long long s = file_size(f);
+  if (s < 0) return FILE_ERROR(f, TMPI_ERR_IO, call_name, "%s: %s", f->path.c_str(), std::strerror(errno));
+  *size = s;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_group(TMPI_File fh, TMPI_Group* group) {
+  TMPI_FILE_CALL("MPI_File_get_group", fh);
+  return TMPI_Comm_group(f->comm, group);
+}
+
+int TMPI_File_get_amode(TMPI_File fh, int* amode) {
+  TMPI_FILE_CALL("MPI_File_get_amode", fh);
+  *amode = f->amode;
+  return TMPI_SUCCESS;
+}
+
+// Tucana reads no hints: the info used is empty.
+int TMPI_File_set_info(TMPI_File fh, TMPI_Info info) {
+  TMPI_FILE_CALL("MPI_File_set_info", fh);
+  if (!valid_info(info)) return FILE_ERROR(f, TMPI_ERR_INFO, call_name, "invalid info object");
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_info(TMPI_File fh, TMPI_Info* info_used) {
+  TMPI_FILE_CALL("MPI_File_get_info", fh);
+  *info_used = new_info();
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_sync(TMPI_File fh) {
+  TMPI_FILE_CALL("MPI_File_sync", fh);
+  if (fsync(f->fd) != 0) {
+    int e = errno;
+    if (e != EINVAL && e != EROFS)  // a file that cannot be synced needs no sync
+      return FILE_ERROR(f, errno_class(e), call_name, "syncing %s: %s", f->path.c_str(), std::strerror(e));
+  }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_set_atomicity(TMPI_File fh, int flag) {
+  TMPI_FILE_CALL("MPI_File_set_atomicity", fh);
+  f->atomic = flag != 0;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_atomicity(TMPI_File fh, int* flag) {
+  TMPI_FILE_CALL("MPI_File_get_atomicity", fh);
+  *flag = f->atomic;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_type_extent(TMPI_File fh, TMPI_Datatype type, TMPI_Aint* extent) {
+  TMPI_FILE_CALL("MPI_File_get_type_extent", fh);
+  TypeMapPtr keep;
+  const TypeMap* map = find_type(type, &keep);
+  if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid datatype %d", type);
+  *extent = map->extent();  // "native": as in memory
+  return TMPI_SUCCESS;
+}
+
+// MPI_FILE_NULL's handler applies to MPI_File_open and MPI_File_delete.
+int TMPI_File_set_errhandler(TMPI_File fh, TMPI_Errhandler errhandler) {
+  const char* call = "MPI_File_set_errhandler";
+  Subrank* me = enter(call);
+  File* f = fh == TMPI_FILE_NULL ? nullptr : find(fh);
+  if (fh != TMPI_FILE_NULL && (!f || f->owner != me))
+    return NULL_ERROR(me, TMPI_ERR_FILE, call, "invalid file handle %d", static_cast<int>(fh));
+  if (!valid_errhandler(errhandler, ErrhandlerKind::File)) {
+    TMPI_Errhandler h = f ? f->errhandler : null_handler(me);
+    return report_error(me, h, fh, TMPI_ERR_ARG, call,
+                        "not an error handler for files (MPI_File_create_errhandler makes them)");
+  }
+  if (f) {
+    f->errhandler = errhandler;
+  } else {
+    FileTable& t = table();
+    std::lock_guard<std::mutex> hold(t.lock);
+    t.null_handlers[me] = errhandler;
+  }
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_errhandler(TMPI_File fh, TMPI_Errhandler* errhandler) {
+  const char* call = "MPI_File_get_errhandler";
+  Subrank* me = enter(call);
+  if (fh == TMPI_FILE_NULL) {
+    *errhandler = null_handler(me);
+    return TMPI_SUCCESS;
+  }
+  File* f = find(fh);
+  if (!f || f->owner != me) return NULL_ERROR(me, TMPI_ERR_FILE, call, "invalid file handle %d", static_cast<int>(fh));
+  *errhandler = f->errhandler;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_call_errhandler(TMPI_File fh, int errorcode) {
+  const char* call = "MPI_File_call_errhandler";
+  Subrank* me = enter(call);
+  if (fh == TMPI_FILE_NULL) {
+    NULL_ERROR(me, errorcode, call, "error code %d raised by the program", errorcode);
+    return TMPI_SUCCESS;
+  }
+  File* f = find(fh);
+  if (!f || f->owner != me) return NULL_ERROR(me, TMPI_ERR_FILE, call, "invalid file handle %d", static_cast<int>(fh));
+  FILE_ERROR(f, errorcode, call, "error code %d raised by the program", errorcode);
+  return TMPI_SUCCESS;  // the handler returned
+}
+
+// ---------------------------------------------------------------- views
+
+int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype filetype,
+                       const char* datarep, TMPI_Info info) {
+  TMPI_FILE_CALL("MPI_File_set_view", fh);
+  if (!datarep) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "null data representation");
+  if (std::strcmp(datarep, "native") != 0)
+    return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
+                      "data representation \"%s\": Tucana supports \"native\" only", datarep);
+  if (!valid_info(info)) return FILE_ERROR(f, TMPI_ERR_INFO, call_name, "invalid info object");
+  TypeMapPtr ekeep, fkeep;
+  const TypeMap* em = find_type(etype, &ekeep);
+  const TypeMap* fm = find_type(filetype, &fkeep);
+  if (!em || !em->committed) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted etype %d", etype);
+  if (!fm || !fm->committed)
+    return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted filetype %d", filetype);
+  if (em->size == 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the etype holds no data");
+  if (fm->size == 0 || fm->size % em->size)
+    return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype must hold a whole, positive number of etypes");
+  std::ptrdiff_t end = 0;
+  for (const Block& b : fm->blocks) {
+    if (b.length && b.offset < end)
+      return FILE_ERROR(f, TMPI_ERR_TYPE, call_name,
+                        "the filetype's displacements must be non-negative and increasing");
+    if (b.length) end = b.offset + static_cast<std::ptrdiff_t>(b.length);
+  }
+  if (fm->extent() <= 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype's extent must be positive");
+  if (disp == TMPI_DISPLACEMENT_CURRENT) {
+    if (!(f->amode & TMPI_MODE_SEQUENTIAL))
+      return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+    long long now = 0, zero = 0, run;
+    if (int err = fetch_add_shared(f, zero, TMPI_OP_NO_OP, &now)) return err;
+    disp = file_offset(f->view, now * f->view.esize, &run);
+  }
+  if (disp < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative displacement %lld", static_cast<long long>(disp));
+  // Keep duplicates: the program may free its types at once.
+  TMPI_Datatype e = etype, ft = filetype;
+  if (!em->predefined) TMPI_Type_dup(etype, &e);
+  if (!fm->predefined) TMPI_Type_dup(filetype, &ft);
+  free_view_types(&f->view);
+  describe_view(&f->view, disp, e, ft, *em, *fm);
+  f->pos = 0;
+  // Both file pointers go back to 0: once every rank has left its earlier
+  // shared accesses behind, rank 0 resets the shared one.
+  if (int err = TMPI_Barrier(f->comm)) return err;
+  if (f->rank == 0) {
+    long long zero = 0, old;
+    if (int err = fetch_add_shared(f, zero, TMPI_OP_REPLACE, &old)) return err;
+  }
+  return TMPI_Barrier(f->comm);
+}
+
+int TMPI_File_get_view(TMPI_File fh, TMPI_Offset* disp, TMPI_Datatype* etype, TMPI_Datatype* filetype,
+                       char* datarep) {
+  TMPI_FILE_CALL("MPI_File_get_view", fh);
+  *disp = f->view.disp;
+  // Derived types come back as new types the program frees.
+  TMPI_Datatype* out[2] = {etype, filetype};
+  TMPI_Datatype in[2] = {f->view.etype, f->view.filetype};
+  for (int i = 0; i < 2; ++i) {
+    TypeMapPtr keep;
+    const TypeMap* m = find_type(in[i], &keep);
+    if (m && !m->predefined)
+      TMPI_Type_dup(in[i], out[i]);
+    else
+      *out[i] = in[i];
+  }
+  if (datarep) std::strcpy(datarep, "native");
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_byte_offset(TMPI_File fh, TMPI_Offset offset, TMPI_Offset* disp) {
+  TMPI_FILE_CALL("MPI_File_get_byte_offset", fh);
+  if (offset < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative offset %lld", static_cast<long long>(offset));
+  long long run;
+  *disp = file_offset(f->view, offset * f->view.esize, &run);
+  return TMPI_SUCCESS;
+}
+
+// ---------------------------------------------------------------- explicit offsets
+
+int TMPI_File_read_at(TMPI_File fh, TMPI_Offset offset, void* buf, int count, TMPI_Datatype type,
+                      TMPI_Status* status) {
+  return at("MPI_File_read_at", fh, offset, buf, count, type, false, status, nullptr);
+}
+int TMPI_File_read_at_all(TMPI_File fh, TMPI_Offset offset, void* buf, int count, TMPI_Datatype type,
+                          TMPI_Status* status) {
+  return at("MPI_File_read_at_all", fh, offset, buf, count, type, false, status, nullptr);
+}
+int TMPI_File_write_at(TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type,
+                       TMPI_Status* status) {
+  return at("MPI_File_write_at", fh, offset, buf, count, type, true, status, nullptr);
+}
+int TMPI_File_write_at_all(TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type,
+                           TMPI_Status* status) {
+  return at("MPI_File_write_at_all", fh, offset, buf, count, type, true, status, nullptr);
+}
+int TMPI_File_iread_at(TMPI_File fh, TMPI_Offset offset, void* buf, int count, TMPI_Datatype type,
+                       TMPI_Request* request) {
+  return at("MPI_File_iread_at", fh, offset, buf, count, type, false, nullptr, request);
+}
+int TMPI_File_iwrite_at(TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type,
+                        TMPI_Request* request) {
+  return at("MPI_File_iwrite_at", fh, offset, buf, count, type, true, nullptr, request);
+}
+int TMPI_File_iread_at_all(TMPI_File fh, TMPI_Offset offset, void* buf, int count, TMPI_Datatype type,
+                           TMPI_Request* request) {
+  return at("MPI_File_iread_at_all", fh, offset, buf, count, type, false, nullptr, request);
+}
+int TMPI_File_iwrite_at_all(TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type,
+                            TMPI_Request* request) {
+  return at("MPI_File_iwrite_at_all", fh, offset, buf, count, type, true, nullptr, request);
+}
+
+// ---------------------------------------------------------------- individual file pointers
+
+int TMPI_File_read(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return individual("MPI_File_read", fh, buf, count, type, false, status, nullptr);
+}
+int TMPI_File_read_all(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return individual("MPI_File_read_all", fh, buf, count, type, false, status, nullptr);
+}
+int TMPI_File_write(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return individual("MPI_File_write", fh, buf, count, type, true, status, nullptr);
+}
+int TMPI_File_write_all(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return individual("MPI_File_write_all", fh, buf, count, type, true, status, nullptr);
+}
+int TMPI_File_iread(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return individual("MPI_File_iread", fh, buf, count, type, false, nullptr, request);
+}
+int TMPI_File_iwrite(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return individual("MPI_File_iwrite", fh, buf, count, type, true, nullptr, request);
+}
+int TMPI_File_iread_all(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return individual("MPI_File_iread_all", fh, buf, count, type, false, nullptr, request);
+}
+int TMPI_File_iwrite_all(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return individual("MPI_File_iwrite_all", fh, buf, count, type, true, nullptr, request);
+}
+
+int TMPI_File_seek(TMPI_File fh, TMPI_Offset offset, int whence) {
+  TMPI_FILE_CALL("MPI_File_seek", fh);
+  if (int err = no_sequential(f, call_name)) return err;
+  long long to;
+  switch (whence) {
+    case TMPI_SEEK_SET: to = offset; break;
+    case TMPI_SEEK_CUR: to = f->pos + offset; break;
+    case TMPI_SEEK_END: to = view_end(f->view, file_size(f)) + offset; break;
+    default: return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "invalid whence %d", whence);
+  }
+  if (to < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "the position would be negative (%lld)", to);
+  f->pos = to;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_position(TMPI_File fh, TMPI_Offset* offset) {
+  TMPI_FILE_CALL("MPI_File_get_position", fh);
+  *offset = f->pos;
+  return TMPI_SUCCESS;
+}
+
+// ---------------------------------------------------------------- the shared file pointer
+
+int TMPI_File_read_shared(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return shared("MPI_File_read_shared", fh, buf, count, type, false, status, nullptr);
+}
+int TMPI_File_write_shared(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return shared("MPI_File_write_shared", fh, buf, count, type, true, status, nullptr);
+}
+int TMPI_File_iread_shared(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return shared("MPI_File_iread_shared", fh, buf, count, type, false, nullptr, request);
+}
+int TMPI_File_iwrite_shared(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Request* request) {
+  return shared("MPI_File_iwrite_shared", fh, buf, count, type, true, nullptr, request);
+}
+int TMPI_File_read_ordered(TMPI_File fh, void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return ordered("MPI_File_read_ordered", fh, buf, count, type, false, status);
+}
+int TMPI_File_write_ordered(TMPI_File fh, const void* buf, int count, TMPI_Datatype type, TMPI_Status* status) {
+  return ordered("MPI_File_write_ordered", fh, buf, count, type, true, status);
+}
+
+// Collective, with the same arguments everywhere: rank 0 moves the pointer
+// once every rank is there, then tells the others.
+int TMPI_File_seek_shared(TMPI_File fh, TMPI_Offset offset, int whence) {
+  TMPI_FILE_CALL("MPI_File_seek_shared", fh);
+  if (whence != TMPI_SEEK_SET && whence != TMPI_SEEK_CUR && whence != TMPI_SEEK_END)
+    return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "invalid whence %d", whence);
+  if (int err = TMPI_Barrier(f->comm)) return err;
+  long long to = 0;
+  if (f->rank == 0) {
+    long long now = 0, zero = 0, old;
+    if (whence == TMPI_SEEK_CUR) fetch_add_shared(f, zero, TMPI_OP_NO_OP, &now);
+    if (whence == TMPI_SEEK_END) now = view_end(f->view, file_size(f));
+    to = now + offset;
+    if (to >= 0) fetch_add_shared(f, to, TMPI_OP_REPLACE, &old);
+  }
+  if (int err = TMPI_Bcast(&to, 1, TMPI_DT_LONG_LONG_INT, 0, f->comm)) return err;
+  if (to < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "the position would be negative (%lld)", to);
+  return TMPI_SUCCESS;
+}
+
+int TMPI_File_get_position_shared(TMPI_File fh, TMPI_Offset* offset) {
+  TMPI_FILE_CALL("MPI_File_get_position_shared", fh);
+  long long now = 0, zero = 0;
+  if (int err = fetch_add_shared(f, zero, TMPI_OP_NO_OP, &now)) return err;
+  *offset = now;
+  return TMPI_SUCCESS;
+}
+
+// ---------------------------------------------------------------- split collectives
+// The data moves in the begin call; the end call gives its status.
+
+int TMPI_File_read_at_all_begin(TMPI_File fh, TMPI_Offset offset, void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_read_at_all_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = at(call_name, fh, offset, buf, count, type, false, &st, nullptr);
+  return begin_split(f, Split::ReadAtAll, err, st.tmpi_bytes);
+}
+int TMPI_File_read_at_all_end(TMPI_File fh, void*, TMPI_Status* status) {
+  return end_split("MPI_File_read_at_all_end", fh, Split::ReadAtAll, status);
+}
+int TMPI_File_write_at_all_begin(TMPI_File fh, TMPI_Offset offset, const void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_write_at_all_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = at(call_name, fh, offset, buf, count, type, true, &st, nullptr);
+  return begin_split(f, Split::WriteAtAll, err, st.tmpi_bytes);
+}
+int TMPI_File_write_at_all_end(TMPI_File fh, const void*, TMPI_Status* status) {
+  return end_split("MPI_File_write_at_all_end", fh, Split::WriteAtAll, status);
+}
+int TMPI_File_read_all_begin(TMPI_File fh, void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_read_all_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = individual(call_name, fh, buf, count, type, false, &st, nullptr);
+  return begin_split(f, Split::ReadAll, err, st.tmpi_bytes);
+}
+int TMPI_File_read_all_end(TMPI_File fh, void*, TMPI_Status* status) {
+  return end_split("MPI_File_read_all_end", fh, Split::ReadAll, status);
+}
+int TMPI_File_write_all_begin(TMPI_File fh, const void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_write_all_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = individual(call_name, fh, buf, count, type, true, &st, nullptr);
+  return begin_split(f, Split::WriteAll, err, st.tmpi_bytes);
+}
+int TMPI_File_write_all_end(TMPI_File fh, const void*, TMPI_Status* status) {
+  return end_split("MPI_File_write_all_end", fh, Split::WriteAll, status);
+}
+int TMPI_File_read_ordered_begin(TMPI_File fh, void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_read_ordered_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = ordered(call_name, fh, buf, count, type, false, &st);
+  return begin_split(f, Split::ReadOrdered, err, st.tmpi_bytes);
+}
+int TMPI_File_read_ordered_end(TMPI_File fh, void*, TMPI_Status* status) {
+  return end_split("MPI_File_read_ordered_end", fh, Split::ReadOrdered, status);
+}
+int TMPI_File_write_ordered_begin(TMPI_File fh, const void* buf, int count, TMPI_Datatype type) {
+  TMPI_FILE_CALL("MPI_File_write_ordered_begin", fh);
+  if (int err = check_no_split(f, call_name)) return err;
+  TMPI_Status st;
+  int err = ordered(call_name, fh, buf, count, type, true, &st);
+  return begin_split(f, Split::WriteOrdered, err, st.tmpi_bytes);
+}
+int TMPI_File_write_ordered_end(TMPI_File fh, const void*, TMPI_Status* status) {
+  return end_split("MPI_File_write_ordered_end", fh, Split::WriteOrdered, status);
+}
+
+}  // extern "C"
