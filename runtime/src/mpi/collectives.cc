@@ -780,46 +780,74 @@ int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, cons
   return finish(c);
 }
 
-// Neighbourhood collectives on a Cartesian communicator: block j goes to
-// (and comes from) neighbour j, in MPI's order. A message sent towards +1
-// is received as coming from -1, so the direction is part of its tag.
-int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
-                void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype, bool same_block) {
-  std::vector<int> nb;
-  if (!cart_neighbors(*call.info.comm, &nb))
-    return mpi_error(call.me, call.comm, TMPI_ERR_TOPOLOGY, call.name,
-                     "%s has no Cartesian topology (graph topologies are not supported)", comm_name(call.comm));
-  TypeMapPtr smap, rmap;
-  for (std::size_t j = 0; j < nb.size(); ++j) {
-    if (int e = check_part(call.me, call.comm, call.name, rcounts[j], rtype, &rmap)) return e;
-    if (int e = check_part(call.me, call.comm, call.name, scounts[same_block ? 0 : j], stype, &smap)) return e;
+// Neighbourhood collectives on any process topology: block j comes from
+// source j and block j goes to destination j, in MPI's order (topology.cc).
+// On a graph a rank may be listed several times: its k-th message to a
+// neighbour meets that neighbour's k-th receive from it, since messages
+// between two ranks with one tag arrive in the order they were sent (as in
+// MPI). On a Cartesian grid a message sent towards +1 is received as coming
+// from -1, so the direction is part of its tag (a periodic dimension of
+// size 1 or 2 has the same rank at both ends).
+int do_neighbor_w(const Call& call, const void* sendbuf, const int scounts[], const TMPI_Aint sdispls[],
+                  const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const TMPI_Aint rdispls[],
+                  const TMPI_Datatype rtypes[], NeighborBlocks blocks) {
+  Neighbors nb;
+  if (!topology_neighbors(*call.info.comm, &nb))
+    return mpi_error(call.me, call.comm, TMPI_ERR_TOPOLOGY, call.name, "%s has no process topology",
+                     comm_name(call.comm));
+  const bool same_block = blocks == NeighborBlocks::kOneSendBlock;
+  const bool bytes = blocks == NeighborBlocks::kByteDisplacements;
+  std::vector<TypeMapPtr> smaps(nb.destinations.size()), rmaps(nb.sources.size());
+  for (std::size_t j = 0; j < nb.sources.size(); ++j)
+    if (int e = check_part(call.me, call.comm, call.name, rcounts[j], rtypes[j], &rmaps[j])) return e;
+  for (std::size_t j = 0; j < nb.destinations.size(); ++j) {
+    std::size_t s = same_block ? 0 : j;
+    if (int e = check_part(call.me, call.comm, call.name, scounts[s], stypes[s], &smaps[j])) return e;
   }
+  auto piece = [bytes](const void* base, TMPI_Aint displ, int count, const TypeMapPtr& map, bool load) {
+    return bytes ? Piece::at_bytes(base, static_cast<std::ptrdiff_t>(displ), sz(count), map, load)
+                 : std::make_unique<Piece>(base, static_cast<std::ptrdiff_t>(displ), sz(count), map, load);
+  };
+  // A graph's edges all use one tag. On a grid, what is sent towards +1
+  // (odd j) is received as coming from -1 (even j): it travels as "up".
+  auto recv_kind = [&](std::size_t j) { return nb.cartesian && j % 2 == 0 ? kTagNeighborUp : kTagNeighborDown; };
+  auto send_kind = [&](std::size_t j) { return nb.cartesian && j % 2 == 1 ? kTagNeighborUp : kTagNeighborDown; };
   Collective c(call);
   Exchange x(c);
   std::vector<std::unique_ptr<Piece>> out, in;
-  for (std::size_t j = 0; j < nb.size(); ++j) {
-    in.push_back(std::make_unique<Piece>(recvbuf, rdispls[j], sz(rcounts[j]), rmap, false));
-    if (nb[j] != TMPI_PROC_NULL)  // from -1 comes what was sent towards +1
-      x.recv(in.back()->data(), in.back()->bytes(), nb[j], j % 2 ? kTagNeighborDown : kTagNeighborUp);
+  for (std::size_t j = 0; j < nb.sources.size(); ++j) {
+    in.push_back(piece(recvbuf, rdispls[j], rcounts[j], rmaps[j], false));
+    if (nb.sources[j] != TMPI_PROC_NULL) x.recv(in.back()->data(), in.back()->bytes(), nb.sources[j], recv_kind(j));
   }
-  for (std::size_t j = 0; j < nb.size(); ++j) {
+  for (std::size_t j = 0; j < nb.destinations.size(); ++j) {
     std::size_t s = same_block ? 0 : j;
-    out.push_back(std::make_unique<Piece>(sendbuf, sdispls[s], sz(scounts[s]), smap, true));
-    if (nb[j] != TMPI_PROC_NULL)
-      x.send(out.back()->data(), out.back()->bytes(), nb[j], j % 2 ? kTagNeighborUp : kTagNeighborDown);
+    if (!same_block || out.empty()) out.push_back(piece(sendbuf, sdispls[s], scounts[s], smaps[j], true));
+    if (nb.destinations[j] != TMPI_PROC_NULL)
+      x.send(out.back()->data(), out.back()->bytes(), nb.destinations[j], send_kind(j));
   }
   x.wait();
-  for (std::size_t j = 0; j < nb.size(); ++j)
-    if (nb[j] != TMPI_PROC_NULL) in[j]->store();
+  for (std::size_t j = 0; j < nb.sources.size(); ++j)
+    if (nb.sources[j] != TMPI_PROC_NULL) in[j]->store();
   return finish(c);
 }
 
-int neighbor_count(const Call& call) {
-  std::vector<int> nb;
-  cart_neighbors(*call.info.comm, &nb);
-  return static_cast<int>(nb.size());
+int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
+                void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype, bool same_block) {
+  int indegree = 0, outdegree = 0;
+  neighbor_degrees(call, &indegree, &outdegree);
+  std::size_t ns = same_block ? 1 : sz(outdegree);
+  std::vector<TMPI_Aint> sd(sdispls, sdispls + ns), rd(rdispls, rdispls + indegree);
+  std::vector<TMPI_Datatype> st(ns, stype), rt(sz(indegree), rtype);
+  return do_neighbor_w(call, sendbuf, scounts, sd.data(), st.data(), recvbuf, rcounts, rd.data(), rt.data(),
+                       same_block ? NeighborBlocks::kOneSendBlock : NeighborBlocks::kPerNeighbor);
 }
 
+void neighbor_degrees(const Call& call, int* indegree, int* outdegree) {
+  Neighbors nb;
+  topology_neighbors(*call.info.comm, &nb);
+  *indegree = static_cast<int>(nb.sources.size());
+  *outdegree = static_cast<int>(nb.destinations.size());
+}
 
 }  // namespace tucana::mpi
 
@@ -933,9 +961,10 @@ int TMPI_Exscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype typ
 int TMPI_Neighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                             TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Neighbor_allgather", comm);
-  int k = neighbor_count(call);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
   std::vector<int> sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
-  std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  std::vector<int> rc = uniform_counts(in, recvcount), rd = strided_displs(in, recvcount);
   return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
 }
 
@@ -949,9 +978,10 @@ int TMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype s
 int TMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                            TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Neighbor_alltoall", comm);
-  int k = neighbor_count(call);
-  std::vector<int> sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
-  std::vector<int> rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
+  std::vector<int> sc = uniform_counts(out, sendcount), sd = strided_displs(out, sendcount);
+  std::vector<int> rc = uniform_counts(in, recvcount), rd = strided_displs(in, recvcount);
   return do_neighbor(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
 }
 
@@ -960,6 +990,14 @@ int TMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Neighbor_alltoallv", comm);
   return do_neighbor(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, false);
+}
+
+int TMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const TMPI_Aint sdispls[],
+                            const TMPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const TMPI_Aint rdispls[], const TMPI_Datatype recvtypes[], TMPI_Comm comm) {
+  TMPI_COLLECTIVE_CALL("MPI_Neighbor_alltoallw", comm);
+  return do_neighbor_w(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                       NeighborBlocks::kByteDisplacements);
 }
 
 int TMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, TMPI_Datatype type, TMPI_Op op) {

@@ -38,11 +38,24 @@ int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMP
             bool exclusive);
 int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[], TMPI_Datatype type,
                       TMPI_Op op);
-// same_block: one send block for every neighbour (the allgather variants).
+// The neighbourhood collectives on any process topology: counts,
+// displacements and datatypes per source (receives) and per destination
+// (sends), in MPI's neighbour order.
+enum class NeighborBlocks {
+  kPerNeighbor,        // displacements in elements of the datatype
+  kOneSendBlock,       // the allgather variants: send block 0 to every destination
+  kByteDisplacements,  // MPI_Neighbor_alltoallw
+};
+int do_neighbor_w(const Call& call, const void* sendbuf, const int scounts[], const TMPI_Aint sdispls[],
+                  const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const TMPI_Aint rdispls[],
+                  const TMPI_Datatype rtypes[], NeighborBlocks blocks);
+// The same with one datatype each way. same_block: one send block for every
+// neighbour (the allgather variants).
 int do_neighbor(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
                 void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype, bool same_block);
-// The number of neighbours of a Cartesian communicator (0 without one).
-int neighbor_count(const Call& call);
+// The numbers of sources and destinations of the communicator's topology
+// (0 and 0 without one).
+void neighbor_degrees(const Call& call, int* indegree, int* outdegree);
 
 // n copies of `value`, and the displacements 0, step, 2 step, ...
 std::vector<int> uniform_counts(int n, int value);

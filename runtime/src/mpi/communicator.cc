@@ -480,7 +480,7 @@ int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
   Comm* created = nullptr;
   if (int e = create_comm(me, comm, pi, call, pi.comm->members(), true, newcomm, &created)) return e;
-  if (pi.comm->cart) created->cart = std::make_unique<CartTopology>(*pi.comm->cart);
+  created->copy_topology(*pi.comm);
   created->errhandler = pi.comm->errhandler;  // MPI_Comm_dup keeps the error handler
   return copy_attributes(AttrKind::Comm, comm, *newcomm);
 }

@@ -41,6 +41,34 @@ struct CartTopology {
   std::vector<int> periods;  // 0 or 1 per dimension
 };
 
+// A graph topology (MPI_Graph_create): the whole graph as given, with MPI's
+// cumulative degrees; every member holds all of it (MPI_Graph_get).
+struct GraphTopology {
+  std::vector<int> index;
+  std::vector<int> edges;
+};
+
+// A distributed graph topology: this rank's neighbours only, in the order
+// MPI_Dist_graph_create_adjacent was given them (MPI_Dist_graph_create:
+// in the order of the ranks that named the edges, then as each named them).
+struct DistGraphTopology {
+  std::vector<int> sources, source_weights;
+  std::vector<int> destinations, destination_weights;
+  bool weighted = false;
+};
+
+// Whom a rank's neighbourhood collectives receive from and send to, in
+// MPI's order (a rank may be listed several times; MPI_PROC_NULL stands for
+// a missing Cartesian neighbour).
+struct Neighbors {
+  std::vector<int> sources;
+  std::vector<int> destinations;
+  // Cartesian: the lists are the same, a (-1, +1) pair per dimension, and
+  // a message's direction tells which of a pair it is for (a periodic
+  // dimension of size 1 or 2 lists one rank twice).
+  bool cartesian = false;
+};
+
 struct Comm {
   int size = 0;
   int rank = 0;
@@ -50,7 +78,10 @@ struct Comm {
   std::vector<int> world_of;
   // (world rank, rank) sorted by world rank, for the reverse lookup.
   std::vector<std::pair<int, int>> rank_of;
+  // At most one of these: the process topology, if any.
   std::unique_ptr<CartTopology> cart;
+  std::unique_ptr<GraphTopology> graph;
+  std::unique_ptr<DistGraphTopology> dist_graph;
   TMPI_Errhandler errhandler = TMPI_ERRORS_ARE_FATAL;
   std::string name;
   // Collective calls made on this communicator so far: every member makes
@@ -63,6 +94,8 @@ struct Comm {
   int from_world(int w) const;
   // The members as world ranks, in rank order.
   std::vector<int> members() const;
+  // A copy of `from`'s process topology (MPI_Comm_dup).
+  void copy_topology(const Comm& from);
 };
 using CommPtr = std::shared_ptr<Comm>;
 
@@ -168,5 +201,9 @@ int split_members(Subrank* me, TMPI_Comm parent, const CommInfo& pi, int color, 
 // dimension: at -1, then at +1; MPI_PROC_NULL off a non-periodic edge).
 // False if `c` has no Cartesian topology.
 bool cart_neighbors(const Comm& c, std::vector<int>* out);
+// The sources and destinations of `c`'s rank in its process topology
+// (Cartesian, graph or distributed graph; MPI's order). False if `c` has
+// no topology.
+bool topology_neighbors(const Comm& c, Neighbors* out);
 
 }  // namespace tucana::mpi

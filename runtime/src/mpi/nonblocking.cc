@@ -259,9 +259,10 @@ int TMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype ty
 int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf,
                              int recvcount, TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ineighbor_allgather", comm);
-  int k = neighbor_count(call);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
-  auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  auto rc = uniform_counts(in, recvcount), rd = strided_displs(in, recvcount);
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
   });
@@ -270,9 +271,10 @@ int TMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, TMPI_Datatype s
 int TMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                             TMPI_Datatype recvtype, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ineighbor_alltoall", comm);
-  int k = neighbor_count(call);
-  auto sc = uniform_counts(k, sendcount), sd = strided_displs(k, sendcount);
-  auto rc = uniform_counts(k, recvcount), rd = strided_displs(k, recvcount);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
+  auto sc = uniform_counts(out, sendcount), sd = strided_displs(out, sendcount);
+  auto rc = uniform_counts(in, recvcount), rd = strided_displs(in, recvcount);
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
   });
@@ -282,9 +284,10 @@ int TMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype 
                               const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
                               TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ineighbor_allgatherv", comm);
-  int k = neighbor_count(call);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
   auto sc = uniform_counts(1, sendcount), sd = uniform_counts(1, 0);
-  auto rc = copy_of(recvcounts, k), rd = copy_of(displs, k);
+  auto rc = copy_of(recvcounts, in), rd = copy_of(displs, in);
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, true);
   });
@@ -294,11 +297,28 @@ int TMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
                              void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                              TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ineighbor_alltoallv", comm);
-  int k = neighbor_count(call);
-  auto sc = copy_of(sendcounts, k), sd = copy_of(sdispls, k);
-  auto rc = copy_of(recvcounts, k), rd = copy_of(rdispls, k);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
+  auto sc = copy_of(sendcounts, out), sd = copy_of(sdispls, out);
+  auto rc = copy_of(recvcounts, in), rd = copy_of(rdispls, in);
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_neighbor(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
+  });
+}
+
+int TMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const TMPI_Aint sdispls[],
+                             const TMPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                             const TMPI_Aint rdispls[], const TMPI_Datatype recvtypes[], TMPI_Comm comm,
+                             TMPI_Request* request) {
+  TMPI_COLLECTIVE_CALL("MPI_Ineighbor_alltoallw", comm);
+  int in = 0, out = 0;
+  neighbor_degrees(call, &in, &out);
+  auto sc = copy_of(sendcounts, out), rc = copy_of(recvcounts, in);
+  auto sd = copy_of(sdispls, out), rd = copy_of(rdispls, in);
+  auto st = copy_of(sendtypes, out), rt = copy_of(recvtypes, in);
+  return launch(call, request, both(st, rt), TMPI_OP_NULL, [=](const Call& c) {
+    return do_neighbor_w(c, sendbuf, sc.data(), sd.data(), st.data(), recvbuf, rc.data(), rd.data(), rt.data(),
+                         NeighborBlocks::kByteDisplacements);
   });
 }
 
