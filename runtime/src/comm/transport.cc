@@ -23,6 +23,8 @@ namespace {
 // Messages up to this size that meet a posted receive are received at once
 // in the arrival handler (they are in MPI's buffers already).
 constexpr std::size_t kShortMessage = 16 * 1024;
+// A real communicator whose last this many probes found nothing is quiet.
+constexpr int kQuietAfter = 64;
 
 // A synchronous send to another process: done when MPI has sent it and the
 // receiving subrank has matched it.
@@ -64,6 +66,12 @@ struct Transport::Impl {
   // communicator of the message it acknowledges (never written after
   // configure(), so pending sends may point into it).
   std::vector<int> comm_index;
+  // Per real communicator: probes in a row that found nothing. One that
+  // has been quiet for kQuietAfter probes is looked at in turn with the
+  // other quiet ones, one per poll, so that many communicators alive (and
+  // idle) cost a poll little. Only touched with the lock held.
+  std::vector<int> quiet;
+  int next_quiet = 1;
   // The deadlock detector's agreements.
   MPI_Comm detector = MPI_COMM_NULL;
   MPI_Request agreement = MPI_REQUEST_NULL;
@@ -136,6 +144,7 @@ bool Transport::configure(const Layout& layout, std::string* error) {
       impl_->users[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
       impl_->comm_index.push_back(k);
     }
+    impl_->quiet.assign(static_cast<std::size_t>(data_comms_), 0);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
   } else {
@@ -343,37 +352,62 @@ bool Transport::poll_locked() {
   if (!im.sync_sends.empty()) moved = poll_acks_locked() || moved;
   // 3. new arrivals, in order per real communicator (MPI's order between
   // two processes holds per communicator, which is all the virtual MPI
-  // needs: one virtual communicator's messages all travel on one)
-  const int mask = (1 << subrank_bits_) - 1;
-  const int ctx_mask = (1 << context_bits_) - 1;
+  // needs: one virtual communicator's messages all travel on one). The
+  // first real communicator (MPI_COMM_WORLD's) and the busy ones are
+  // looked at every time, the quiet ones in turn.
   int budget = 64;
   for (int k = 0; k < data_comms_ && budget > 0; ++k) {
-    if (k > 0 && im.users[static_cast<std::size_t>(k)].load(std::memory_order_relaxed) <= 0) continue;
-    for (; budget > 0; --budget) {
-      int flag = 0;
-      MPI_Message msg;
-      MPI_Status st;
-      MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data[static_cast<std::size_t>(k)], &flag, &msg, &st);
-      if (!flag) break;
-      received_.fetch_add(1, std::memory_order_relaxed);
+    std::size_t i = static_cast<std::size_t>(k);
+    if (k > 0 && (im.users[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] >= kQuietAfter)) continue;
+    if (arrivals_locked(k, &budget)) {
       moved = true;
-      int count = 0;
-      MPI_Get_count(&st, MPI_BYTE, &count);
-      auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
-      Arrival a;
-      const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
-      a.ctx = (k << context_bits_) | ((upper >> 1) & ctx_mask);
-      if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
-      a.dst_local = st.MPI_TAG & mask;
-      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
-                    ((st.MPI_TAG >> subrank_bits_) & mask);
-      a.tag = upper >> (1 + context_bits_);
-      a.bytes = m->bytes;
-      a.message = m;
-      handler_(a);
+      im.quiet[i] = 0;
+    } else if (im.quiet[i] < kQuietAfter) {
+      ++im.quiet[i];
     }
   }
+  for (int n = 1; n < data_comms_ && budget > 0; ++n) {
+    std::size_t i = static_cast<std::size_t>(im.next_quiet);
+    im.next_quiet = im.next_quiet % (data_comms_ - 1) + 1;  // 1 .. data_comms_ - 1
+    if (im.users[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] < kQuietAfter) continue;
+    if (arrivals_locked(static_cast<int>(i), &budget)) {
+      moved = true;
+      im.quiet[i] = 0;
+    }
+    break;
+  }
   return moved;
+}
+
+bool Transport::arrivals_locked(int k, int* budget) {
+  Impl& im = *impl_;
+  const int mask = (1 << subrank_bits_) - 1;
+  const int ctx_mask = (1 << context_bits_) - 1;
+  bool found = false;
+  for (; *budget > 0; --*budget) {
+    int flag = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data[static_cast<std::size_t>(k)], &flag, &msg, &st);
+    if (!flag) break;
+    received_.fetch_add(1, std::memory_order_relaxed);
+    found = true;
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
+    Arrival a;
+    const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
+    a.ctx = (k << context_bits_) | ((upper >> 1) & ctx_mask);
+    if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
+    a.dst_local = st.MPI_TAG & mask;
+    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
+                  ((st.MPI_TAG >> subrank_bits_) & mask);
+    a.tag = upper >> (1 + context_bits_);
+    a.bytes = m->bytes;
+    a.message = m;
+    handler_(a);
+  }
+  return found;
 }
 
 bool Transport::agreement_start(const long long in[kAgreementValues]) {

@@ -13,7 +13,8 @@
 // communicators (all duplicates of MPI_COMM_WORLD, made at start-up), so
 // thousands of virtual communicators can exist at once whatever C is; a
 // process only looks for messages on the real communicators that its
-// subranks' virtual communicators use.
+// subranks' virtual communicators use, and on those that have been quiet
+// for a while only one per poll, in turn.
 //
 // Synchronous sends (MPI_Ssend, sync = 1) must not complete before the
 // receiving subrank matches them, which is later than MPI's own match by
@@ -167,6 +168,9 @@ class Transport {
   struct Impl;
   bool poll_locked();
   bool poll_acks_locked();
+  // Hands the messages waiting on real communicator `k` to the handler, at
+  // most *budget of them (counted down); true if there was one.
+  bool arrivals_locked(int k, int* budget);
   void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
   // Tracks `r` until it completes, or completes it now if it already has.
   void track_locked(void* request, Completion* done);
