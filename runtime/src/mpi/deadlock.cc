@@ -87,6 +87,12 @@ void DeadlockDetector::poll() {
 }
 
 void DeadlockDetector::wait_for_all() {
+  {
+    // An earlier step may have put the next one off until a timeout after
+    // the last quiescence: a process that has ended joins a round at once.
+    std::lock_guard<std::mutex> lock(mutex_);
+    next_step_ns_ = 0;
+  }
   while (!step(true)) {
     rt_.transport.poll();  // messages may still arrive (and acknowledgements leave)
     usleep(500);
