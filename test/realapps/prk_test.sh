@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Parallel Research Kernels (ParRes/Kernels) built with tucanacc through
 # their own Makefiles and run under tucana-run -np 2 --vf 4 (8 ranks): every
-# MPI1 kernel and the three MPIRMA (one-sided) kernels must print "Solution
+# MPI1 kernel, the three MPIRMA (one-sided) kernels and the three MPISHM
+# (shared-memory windows: MPI_Comm_split_type + MPI_Win_allocate_shared, here
+# 4 subranks of a process sharing one window) must print "Solution
 # validates". The kernels check their own results against closed forms.
 # PRK lives in ../shared/realapps/PRK (beside the project); without it the
 # test is skipped (exit 77). It is copied to a scratch directory and never
@@ -72,6 +74,12 @@ kernel MPIRMA/Synch_p2p 10 200 200
 kernel MPIRMA/Transpose 10 256 32 0
 kernel MPIRMA/Transpose 10 256 32 1 0
 kernel MPIRMA/Transpose 10 256 32 1 1
+# MPISHM: the first argument is the ranks per shared-memory domain (a process's 4)
+if [ -d MPISHM ]; then
+  kernel MPISHM/Stencil 4 10 200
+  kernel MPISHM/Synch_p2p 10 200 200
+  kernel MPISHM/Transpose 4 10 256 32
+fi
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
