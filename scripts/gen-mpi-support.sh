@@ -32,10 +32,14 @@ out=${1:-$root/docs/mpi-support.md}
   echo
   echo "## Supported calls"
   echo
+  echo "A note after a call's group (\`/* note: ... */\` in the table) tells how far it goes."
+  echo
   echo "| call | group |"
   echo "|---|---|"
   awk '/^\/\* .*\*\/$/ { sub(/^\/\* /, ""); sub(/ \*\/$/, ""); sub(/ \(.*/, ""); group = $0 }
-       /^TMPI_FN\(/ { n = $0; sub(/^TMPI_FN\(/, "", n); sub(/,.*/, "", n); printf "| `MPI_%s` | %s |\n", n, group }
+       /^TMPI_FN\(/ { n = $0; sub(/^TMPI_FN\(/, "", n); sub(/,.*/, "", n); note = ""
+                      if (match($0, /\/\* note: .*\*\/$/)) note = "; " substr($0, RSTART + 9, RLENGTH - 12)
+                      printf "| `MPI_%s` | %s%s |\n", n, group, note }
        /^TMPI_FN_R\(/ { n = $0; sub(/^TMPI_FN_R\([^,]*, /, "", n); sub(/,.*/, "", n); printf "| `MPI_%s` | %s |\n", n, group }' \
     "$defs/tmpi_functions.def"
   echo

@@ -1,7 +1,9 @@
 // Datatype calls built on the others: the large-count _x variants, names,
 // MPI_Type_create_hindexed_block, MPI_Type_match_size, and the MPI-1 calls
 // removed in MPI 3.0 that old codes still make (MPI_Address, MPI_Type_extent,
-// MPI_Type_lb/ub, MPI_Type_hvector/hindexed/struct).
+// MPI_Type_lb/ub, MPI_Type_hvector/hindexed/struct, which MPI_Type_get_envelope
+// reports as the calls that replaced them: MPI_COMBINER_HVECTOR, _HINDEXED
+// and _STRUCT).
 #include <tucana/tmpi.h>
 
 #include <cstring>
@@ -12,6 +14,7 @@
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/typemap.h"
 
 using namespace tucana::mpi;
 
@@ -96,7 +99,11 @@ int TMPI_Type_get_name(TMPI_Datatype type, char* name, int* resultlen) {
 int TMPI_Type_create_hindexed_block(int count, int blocklength, const TMPI_Aint displacements[], TMPI_Datatype old,
                                     TMPI_Datatype* newtype) {
   std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
-  return TMPI_Type_create_hindexed(count, lengths.data(), displacements, old, newtype);
+  int err = TMPI_Type_create_hindexed(count, lengths.data(), displacements, old, newtype);
+  if (err) return err;
+  record_contents(*newtype, TMPI_COMBINER_HINDEXED_BLOCK, {count, blocklength},
+                  std::vector<TMPI_Aint>(displacements, displacements + count), {old});
+  return TMPI_SUCCESS;
 }
 
 // The predefined type of a class with `size` bytes (MPI_Type_match_size).

@@ -3,6 +3,7 @@
 #include "mpi/typemap.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -38,6 +39,7 @@ void append(std::vector<Run>& runs, TMPI_Datatype type, std::size_t count) {
 // go. Handles are never reused.
 struct Derived {
   TypeMapPtr map;
+  ContentsPtr contents;  // how it was made (MPI_Type_get_contents)
   int pins = 0;
   bool freed = false;
 };
@@ -75,13 +77,17 @@ TypeTable& table() {
   return t;
 }
 
-TMPI_Datatype add(TypeMap map) {
+TMPI_Datatype add(TypeMapPtr map, ContentsPtr contents = nullptr) {
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   TMPI_Datatype h = t.next++;
-  t.derived[h].map = std::make_shared<const TypeMap>(std::move(map));
+  Derived& d = t.derived[h];
+  d.map = std::move(map);
+  d.contents = std::move(contents);
   return h;
 }
+
+TMPI_Datatype add(TypeMap map) { return add(std::make_shared<const TypeMap>(std::move(map))); }
 
 // Accumulates a type map from copies of other types at byte displacements.
 struct Builder {
@@ -179,6 +185,54 @@ void unpin_type(TMPI_Datatype type) {
   if (--it->second.pins == 0 && it->second.freed) t.derived.erase(it);
 }
 
+void record_contents(TMPI_Datatype type, int combiner, std::vector<int> integers,
+                     std::vector<TMPI_Aint> addresses, const std::vector<TMPI_Datatype>& types) {
+  auto c = std::make_shared<Contents>();
+  c->combiner = combiner;
+  c->integers = std::move(integers);
+  c->addresses = std::move(addresses);
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (TMPI_Datatype h : types) {
+    TypeArg arg;
+    if (h > 0 && h < TMPI_DATATYPE_END_) {
+      arg.handle = h;
+    } else {
+      auto it = t.derived.find(h);
+      // The constructor checked it; another subrank may have freed it since
+      // (erroneous): it then decodes as the handle it was.
+      if (it == t.derived.end() || it->second.map->predefined)
+        arg.handle = h;  // MPI_Type_create_f90_*: predefined, never freed
+      else
+        arg.map = it->second.map, arg.contents = it->second.contents;
+    }
+    c->types.push_back(std::move(arg));
+  }
+  auto it = t.derived.find(type);
+  assert(it != t.derived.end() && "record_contents: a derived datatype just made");
+  it->second.contents = std::move(c);
+}
+
+ContentsPtr type_contents(TMPI_Datatype type) {
+  if (type < kFirstDerived) return nullptr;
+  TypeTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.derived.find(type);
+  if (it == t.derived.end() || it->second.freed) return nullptr;
+  return it->second.contents;
+}
+
+TMPI_Datatype decoded_type(const TypeArg& arg) {
+  if (arg.handle != TMPI_DATATYPE_NULL) return arg.handle;
+  assert(arg.map && "decoded_type: a derived argument has its map");
+  return add(arg.map, arg.contents);
+}
+
+TMPI_Datatype add_predefined_alias(TMPI_Datatype base) {
+  assert(base > 0 && base < TMPI_DATATYPE_END_);
+  return add(table().predefined[static_cast<std::size_t>(base)]);
+}
+
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out) {
   auto* dst = static_cast<char*>(out);
   const auto* src = static_cast<const char*>(in);
@@ -267,6 +321,10 @@ int TMPI_Type_create_hindexed(int count, const int blocklengths[], const TMPI_Ai
     b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
   *newtype = add(b.done());
+  std::vector<int> integers{count};
+  integers.insert(integers.end(), blocklengths, blocklengths + count);
+  record_contents(*newtype, TMPI_COMBINER_HINDEXED, std::move(integers),
+                  std::vector<TMPI_Aint>(displacements, displacements + count), {old});
   return TMPI_SUCCESS;
 }
 
@@ -275,13 +333,24 @@ int TMPI_Type_indexed(int count, const int blocklengths[], const int displacemen
   TypeMapPtr m = type_map(old);
   std::vector<TMPI_Aint> bytes(static_cast<std::size_t>(count > 0 ? count : 0));
   for (int i = 0; i < count; ++i) bytes[static_cast<std::size_t>(i)] = m ? displacements[i] * m->extent() : 0;
-  return TMPI_Type_create_hindexed(count, blocklengths, bytes.data(), old, newtype);
+  int err = TMPI_Type_create_hindexed(count, blocklengths, bytes.data(), old, newtype);
+  if (err) return err;
+  std::vector<int> integers{count};
+  integers.insert(integers.end(), blocklengths, blocklengths + count);
+  integers.insert(integers.end(), displacements, displacements + count);
+  record_contents(*newtype, TMPI_COMBINER_INDEXED, std::move(integers), {}, {old});
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], TMPI_Datatype old,
                                    TMPI_Datatype* newtype) {
   std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
-  return TMPI_Type_indexed(count, lengths.data(), displacements, old, newtype);
+  int err = TMPI_Type_indexed(count, lengths.data(), displacements, old, newtype);
+  if (err) return err;
+  std::vector<int> integers{count, blocklength};
+  integers.insert(integers.end(), displacements, displacements + count);
+  record_contents(*newtype, TMPI_COMBINER_INDEXED_BLOCK, std::move(integers), {}, {old});
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_Datatype old,
@@ -289,17 +358,26 @@ int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_
   std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
   std::vector<TMPI_Aint> displs(lengths.size());
   for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<TMPI_Aint>(i) * stride;
-  return TMPI_Type_create_hindexed(count, lengths.data(), displs.data(), old, newtype);
+  int err = TMPI_Type_create_hindexed(count, lengths.data(), displs.data(), old, newtype);
+  if (err) return err;
+  record_contents(*newtype, TMPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {old});
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_vector(int count, int blocklength, int stride, TMPI_Datatype old, TMPI_Datatype* newtype) {
   TypeMapPtr m = type_map(old);
-  return TMPI_Type_create_hvector(count, blocklength, m ? stride * m->extent() : 0, old, newtype);
+  int err = TMPI_Type_create_hvector(count, blocklength, m ? stride * m->extent() : 0, old, newtype);
+  if (err) return err;
+  record_contents(*newtype, TMPI_COMBINER_VECTOR, {count, blocklength, stride}, {}, {old});
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_contiguous(int count, TMPI_Datatype old, TMPI_Datatype* newtype) {
   TypeMapPtr m = type_map(old);
-  return TMPI_Type_create_hvector(count, 1, m ? m->extent() : 0, old, newtype);
+  int err = TMPI_Type_create_hvector(count, 1, m ? m->extent() : 0, old, newtype);
+  if (err) return err;
+  record_contents(*newtype, TMPI_COMBINER_CONTIGUOUS, {count}, {}, {old});
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint displacements[],
@@ -316,6 +394,11 @@ int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint
   }
   b.pad_extent();
   *newtype = add(b.done());
+  std::vector<int> integers{count};
+  integers.insert(integers.end(), blocklengths, blocklengths + count);
+  record_contents(*newtype, TMPI_COMBINER_STRUCT, std::move(integers),
+                  std::vector<TMPI_Aint>(displacements, displacements + count),
+                  std::vector<TMPI_Datatype>(types, types + count));
   return TMPI_SUCCESS;
 }
 
@@ -359,6 +442,10 @@ int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
   map.ub = all * m->extent();
   map.explicit_bounds = true;
   *newtype = add(std::move(map));
+  std::vector<int> integers{ndims};
+  for (const int* a : {sizes, subsizes, starts}) integers.insert(integers.end(), a, a + ndims);
+  integers.push_back(order);
+  record_contents(*newtype, TMPI_COMBINER_SUBARRAY, std::move(integers), {}, {old});
   return TMPI_SUCCESS;
 }
 
@@ -372,6 +459,7 @@ int TMPI_Type_create_resized(TMPI_Datatype old, TMPI_Aint lb, TMPI_Aint extent, 
   map.ub = lb + extent;
   map.explicit_bounds = true;
   *newtype = add(std::move(map));
+  record_contents(*newtype, TMPI_COMBINER_RESIZED, {}, {lb, extent}, {old});
   return TMPI_SUCCESS;
 }
 
@@ -382,6 +470,7 @@ int TMPI_Type_dup(TMPI_Datatype old, TMPI_Datatype* newtype) {
   TypeMap map = *m;
   map.predefined = false;
   *newtype = add(std::move(map));
+  record_contents(*newtype, TMPI_COMBINER_DUP, {}, {}, {old});
   return copy_attributes(AttrKind::Type, old, *newtype);
 }
 
@@ -401,9 +490,15 @@ int TMPI_Type_commit(TMPI_Datatype* type) {
 }
 
 int TMPI_Type_free(TMPI_Datatype* type) {
-  // Delete callbacks first, outside the table's lock (they may call MPI).
-  if (type && *type >= TMPI_DATATYPE_END_)
+  // Delete callbacks first, outside the table's lock (they may call MPI);
+  // the types of MPI_Type_create_f90_* are predefined and stay.
+  if (type && *type >= TMPI_DATATYPE_END_) {
+    TypeMapPtr m = type_map(*type);
+    if (m && m->predefined)
+      return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_free",
+                       "datatype %d is predefined (made by MPI_Type_create_f90_*)", *type);
     if (int err = delete_attributes(AttrKind::Type, *type)) return err;
+  }
   TypeTable& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   auto it = t.derived.find(*type);

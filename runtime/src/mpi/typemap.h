@@ -73,6 +73,46 @@ const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep);
 bool pin_type(TMPI_Datatype type);
 void unpin_type(TMPI_Datatype type);
 
+// How a datatype was made, for MPI_Type_get_envelope/contents (MPI 3.1
+// section 4.1.13): the combiner and the constructor's arguments in the
+// order and numbers that section gives. A datatype argument is kept as a
+// `TypeArg`: a named type (or a Fortran-kind one, MPI_Type_create_f90_*,
+// which is predefined too) by its handle, a derived one by its type map and
+// contents, so that it can be decoded after the program freed it.
+struct Contents;
+using ContentsPtr = std::shared_ptr<const Contents>;
+struct TypeArg {
+  TMPI_Datatype handle = TMPI_DATATYPE_NULL;  // a named type; else NULL
+  TypeMapPtr map;                              // a derived type: its map
+  ContentsPtr contents;                        //   and how it was made
+};
+struct Contents {
+  int combiner = TMPI_COMBINER_NAMED;
+  std::vector<int> integers;
+  std::vector<TMPI_Aint> addresses;
+  std::vector<TypeArg> types;
+};
+
+// Records how the derived datatype `type` was made, replacing what a
+// constructor it was built with recorded (MPI_Type_vector is built with
+// MPI_Type_create_hindexed; the last record is the user's call).
+// Requires: `type` is a derived datatype just made by the calling
+// constructor, and every handle in `types` is a valid datatype (checked by
+// that constructor already).
+void record_contents(TMPI_Datatype type, int combiner, std::vector<int> integers,
+                     std::vector<TMPI_Aint> addresses, const std::vector<TMPI_Datatype>& types);
+// How `type` was made: null for a named (predefined) type or an invalid
+// handle; a combiner F90_* for the types of MPI_Type_create_f90_*.
+ContentsPtr type_contents(TMPI_Datatype type);
+// A handle for a datatype argument of MPI_Type_get_contents: the named
+// type itself, or a new derived handle (which the program frees) with the
+// argument's map and contents.
+TMPI_Datatype decoded_type(const TypeArg& arg);
+// A datatype that behaves as the predefined `base` (same map, reductions,
+// never freed: MPI_Type_free reports it) under a handle of its own, for
+// MPI_Type_create_f90_*. Requires: `base` is a predefined handle.
+TMPI_Datatype add_predefined_alias(TMPI_Datatype base);
+
 // Copies `count` elements at `in` (a user buffer laid out by `map`) into the
 // contiguous `out`, or back. `out`/`in` hold count * map.size bytes.
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out);
