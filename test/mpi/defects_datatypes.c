@@ -471,12 +471,15 @@ static void part_get_elements(int rank, int size)
         }
         MPI_Type_free(&part);
 
-        /* MPI_Status_set_elements counts the same way */
-        MPI_Status_set_elements(&st, t, k);
-        MPI_Get_elements(&st, t, &el);
-        MPI_Get_count(&st, t, &cnt);
-        CHECK(k, el, "MPI_Status_set_elements(struct, %d): MPI_Get_elements", k);
-        CHECK(k == 0 ? 0 : k == 3 ? 1 : MPI_UNDEFINED, cnt, "MPI_Status_set_elements(struct, %d): MPI_Get_count", k);
+        /* MPI_Status_set_elements counts the same way (MPICH 4.0.2 takes
+         * its count as whole datatypes: see p2p_more.c) */
+        IF_NOT_MPICH_DEVIATION {
+            MPI_Status_set_elements(&st, t, k);
+            MPI_Get_elements(&st, t, &el);
+            MPI_Get_count(&st, t, &cnt);
+            CHECK(k, el, "MPI_Status_set_elements(struct, %d): MPI_Get_elements", k);
+            CHECK(k == 0 ? 0 : k == 3 ? 1 : MPI_UNDEFINED, cnt, "MPI_Status_set_elements(struct, %d): MPI_Get_count", k);
+        }
     }
 
     /* whole elements of a mixed struct: 3 per element */
