@@ -6,6 +6,7 @@
 // (typemap.cc) and each predefined element of the type signature converted.
 #include <tucana/tmpi.h>
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -13,6 +14,7 @@
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/external32.h"
 #include "mpi/typemap.h"
 
 using namespace tucana::mpi;
@@ -224,20 +226,9 @@ bool convert(const Field& f, bool pack, const unsigned char* in, unsigned char* 
 // or TMPI_DATATYPE_NULL.
 TMPI_Datatype convert_all(const TypeMap& map, std::size_t count, bool pack, const unsigned char* in,
                           unsigned char* out) {
-  TMPI_Datatype bad = TMPI_DATATYPE_NULL;
-  const Layout* all = layouts();
-  for (std::size_t i = 0; i < count; ++i)
-    for (const Run& r : map.signature) {
-      const Layout& l = all[r.type];
-      for (std::size_t e = 0; e < r.count; ++e)
-        for (int k = 0; k < l.n; ++k) {
-          const Field& f = l.f[k];
-          if (!convert(f, pack, in, out) && bad == TMPI_DATATYPE_NULL) bad = r.type;
-          in += pack ? f.native : f.external;
-          out += pack ? f.external : f.native;
-        }
-    }
-  return bad;
+  std::size_t per_element = 0;
+  for (const Run& r : map.signature) per_element += r.count;
+  return external32_convert(map, count * per_element, pack, in, out);
 }
 
 // The common checks: the data representation and the datatype.
@@ -252,20 +243,63 @@ TypeMapPtr checked(Subrank* me, const char* call, const char* datarep, TMPI_Data
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
     return nullptr;
   }
-  // The long double conversions read its halves as a little-endian host
-  // lays them out.
-  if (!kLongDoubleSupported || !little_endian()) {
-    for (const Run& r : m->signature)
-      if (layouts()[r.type].f[0].kind == Kind::LongDouble) {
-        *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call,
-                         "this machine's long double cannot be converted to external32");
-        return nullptr;
-      }
+  TMPI_Datatype bad = TMPI_DATATYPE_NULL;
+  if (!external32_convertible(*m, &bad)) {
+    *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "this machine's %s cannot be converted to external32",
+                     type_info(bad)->name);
+    return nullptr;
   }
   return m;
 }
 
 }  // namespace
+
+namespace tucana::mpi {
+
+std::size_t external32_size(TMPI_Datatype type) {
+  assert(type > 0 && type < TMPI_DATATYPE_END_ && "external32_size: a predefined datatype");
+  return external_size(type);
+}
+
+bool external32_convertible(const TypeMap& map, TMPI_Datatype* bad) {
+  // The long double conversions read its halves as a little-endian host
+  // lays them out.
+  if (kLongDoubleSupported && little_endian()) return true;
+  for (const Run& r : map.signature)
+    if (layouts()[r.type].f[0].kind == Kind::LongDouble) {
+      *bad = r.type;
+      return false;
+    }
+  return true;
+}
+
+TMPI_Datatype external32_convert(const TypeMap& map, std::size_t items, bool to_external, const void* in_,
+                                 void* out_) {
+  TMPI_Datatype unused = TMPI_DATATYPE_NULL;
+  assert(external32_convertible(map, &unused) && "external32_convert: convertible here");
+  (void)unused;
+  auto* in = static_cast<const unsigned char*>(in_);
+  auto* out = static_cast<unsigned char*>(out_);
+  TMPI_Datatype bad = TMPI_DATATYPE_NULL;
+  const Layout* all = layouts();
+  while (items > 0) {
+    assert(!map.signature.empty() && "external32_convert: items of a type with data");
+    for (const Run& r : map.signature) {
+      const Layout& l = all[r.type];
+      for (std::size_t e = 0; e < r.count && items > 0; ++e, --items)
+        for (int k = 0; k < l.n; ++k) {
+          const Field& f = l.f[k];
+          if (!convert(f, to_external, in, out) && bad == TMPI_DATATYPE_NULL) bad = r.type;
+          in += to_external ? f.native : f.external;
+          out += to_external ? f.external : f.native;
+        }
+      if (items == 0) break;
+    }
+  }
+  return bad;
+}
+
+}  // namespace tucana::mpi
 
 extern "C" {
 

@@ -24,21 +24,35 @@
 //
 // Atomic mode: each access holds a process-wide mutex (subranks of one
 // process) and a POSIX record lock on the bytes it touches (processes).
+//
+// Data representations (MPI 3.1 section 13.5): "native" and "internal" (the
+// same here) keep the bytes of memory. Under "external32" or a
+// representation of MPI_Register_datarep the view's data stream holds file
+// data: every predefined element takes its file size (external32's, or what
+// the representation's extent function says), the etype and filetype are
+// laid out by file extents (file_map: displacements counted in elements are
+// scaled, byte displacements taken as they are), and an access converts the
+// packed memory data to the stream (writes) or back (reads).
 #include <tucana/tmpi.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
+#include "mpi/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/external32.h"
 #include "mpi/info.h"
 #include "mpi/request.h"
 #include "mpi/typemap.h"
@@ -48,12 +62,31 @@ using namespace tucana::mpi;
 
 namespace {
 
+// A registered data representation (MPI_Register_datarep); a null
+// conversion function is MPI_CONVERSION_FN_NULL.
+struct Datarep {
+  TMPI_Datarep_conversion_function* read = nullptr;
+  TMPI_Datarep_conversion_function* write = nullptr;
+  TMPI_Datarep_extent_function* extent = nullptr;
+  void* extra = nullptr;
+};
+
+// The data representation of a view.
+struct Representation {
+  enum Kind { Native, External32, User };
+  Kind kind = Native;
+  std::string name = "native";  // as given: "native" or "internal" for Native
+  Datarep user;                 // kind User: the registered functions
+  std::vector<long long> sizes; // file sizes of predefined types asked so far (0: not yet)
+};
+
 struct View {
+  Representation rep;
   TMPI_Offset disp = 0;
   TMPI_Datatype etype = TMPI_DT_BYTE;     // Tucana's own duplicates of derived types
   TMPI_Datatype filetype = TMPI_DT_BYTE;
-  long long esize = 1;
-  long long ft_size = 1, ft_extent = 1;  // data bytes and extent of one filetype
+  long long esize = 1;                   // stream (file representation) bytes of one etype
+  long long ft_size = 1, ft_extent = 1;  // stream bytes and file extent of one filetype
   std::vector<Block> blocks;             // the filetype's data, merged, in order
   std::vector<long long> before;         // data bytes of the blocks before each block
   bool contiguous = true;                // the stream is the file from disp on
@@ -86,6 +119,21 @@ struct FileTable {
 };
 FileTable& table() {
   static FileTable* t = new FileTable;  // never destroyed
+  return *t;
+}
+
+// The data representations of MPI_Register_datarep. The table is the
+// process's, but each subrank is an MPI process to the program: a name is
+// registered per subrank (every rank of a program registers its
+// representations, as every process does under MPI), and a subrank sees
+// only its own registrations. Entries are never removed (MPI has no call
+// for it).
+struct DatarepTable {
+  std::mutex lock;
+  std::map<std::pair<const Subrank*, std::string>, Datarep> reps;
+};
+DatarepTable& datareps() {
+  static DatarepTable* t = new DatarepTable;  // never destroyed
   return *t;
 }
 
@@ -164,19 +212,202 @@ std::string strip_prefix(const char* name) {
 
 // ---------------------------------------------------------------- views
 
-// Sets `v` to (disp, etype, filetype); the caller checked the types.
-void describe_view(View* v, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype filetype, const TypeMap& em,
-                   const TypeMap& fm) {
+// The file size of the predefined `type` under `r` into `*out`; a user
+// representation asks its extent function once per type and view. Returns
+// TMPI_SUCCESS, or the extent function's error (reported by the caller),
+// or TMPI_ERR_CONVERSION for an extent that is not positive.
+// Requires: 0 < type < TMPI_DATATYPE_END_.
+int basic_file_size(Representation* r, TMPI_Datatype type, long long* out) {
+  assert(type > 0 && type < TMPI_DATATYPE_END_ && "basic_file_size: a predefined datatype");
+  auto i = static_cast<std::size_t>(type);
+  if (r->sizes.size() <= i) r->sizes.resize(static_cast<std::size_t>(TMPI_DATATYPE_END_), 0);
+  if (r->sizes[i] > 0) {
+    *out = r->sizes[i];
+    return TMPI_SUCCESS;
+  }
+  long long size = 0;
+  switch (r->kind) {
+    case Representation::Native: {
+      TypeMapPtr keep;
+      size = static_cast<long long>(find_type(type, &keep)->size);
+      break;
+    }
+    case Representation::External32: size = static_cast<long long>(external32_size(type)); break;
+    case Representation::User: {
+      TMPI_Aint ext = 0;
+      if (int err = r->user.extent(type, &ext, r->user.extra)) return err;
+      size = ext;
+      break;
+    }
+  }
+  if (size <= 0) return TMPI_ERR_CONVERSION;
+  r->sizes[i] = size;
+  *out = size;
+  return TMPI_SUCCESS;
+}
+
+// A datatype's layout in the file (MPI 3.1 section 13.5.1, "file extent"):
+// its blocks of file data in type-map order, the stream bytes it holds, and
+// its bounds, all in file bytes.
+struct FileMap {
+  std::vector<Block> blocks;
+  long long size = 0;
+  long long lb = 0, ub = 0;
+  bool empty = true;  // no entry placed yet (bounds not set)
+
+  long long extent() const { return ub - lb; }
+  // Adds a copy of `child` at file displacement `d`.
+  void place(const FileMap& child, long long d) {
+    for (const Block& b : child.blocks) {
+      std::ptrdiff_t at = static_cast<std::ptrdiff_t>(d) + b.offset;
+      if (!blocks.empty() && blocks.back().offset + static_cast<std::ptrdiff_t>(blocks.back().length) == at)
+        blocks.back().length += b.length;
+      else
+        blocks.push_back({at, b.length});
+    }
+    size += child.size;
+    if (child.empty) return;
+    lb = empty ? d + child.lb : std::min(lb, d + child.lb);
+    ub = empty ? d + child.ub : std::max(ub, d + child.ub);
+    empty = false;
+  }
+};
+
+// The file layout of a datatype under `r`: from its constructor's record
+// (typemap.h, Contents), with the file sizes of the predefined types. The
+// displacements a constructor counts in elements (contiguous, vector,
+// indexed, indexed_block, subarray) are scaled by the file extent of the
+// old type; byte displacements (hvector, hindexed, hindexed_block, struct,
+// resized) are taken as they are, as MPI 3.1 section 13.5.1 says. No
+// alignment padding is added (file data is packed). Returns TMPI_SUCCESS,
+// TMPI_ERR_TYPE (with `*why`) for a type it cannot lay out (darray), or the
+// error of basic_file_size.
+int file_map(Representation* r, const TypeMap& map, const Contents* c, FileMap* out, const char** why) {
+  *out = FileMap{};
+  if (map.predefined || !c || c->combiner == TMPI_COMBINER_NAMED || c->combiner == TMPI_COMBINER_F90_REAL ||
+      c->combiner == TMPI_COMBINER_F90_COMPLEX || c->combiner == TMPI_COMBINER_F90_INTEGER) {
+    if (!map.predefined) {
+      *why = "a derived datatype without its constructor's record";
+      return TMPI_ERR_TYPE;
+    }
+    long long size = 0;
+    for (const Run& run : map.signature) {
+      long long each;
+      if (int err = basic_file_size(r, run.type, &each)) return err;
+      size += each * static_cast<long long>(run.count);
+    }
+    if (size) out->blocks.push_back({0, static_cast<std::size_t>(size)});
+    out->size = size;
+    out->lb = 0, out->ub = size, out->empty = false;
+    return TMPI_SUCCESS;
+  }
+  std::vector<FileMap> kids(c->types.size());
+  for (std::size_t i = 0; i < c->types.size(); ++i) {
+    const TypeArg& a = c->types[i];
+    TypeMapPtr keep;
+    ContentsPtr kc;
+    const TypeMap* km;
+    if (a.map) {
+      km = a.map.get(), kc = a.contents;
+    } else {
+      km = find_type(a.handle, &keep);
+      kc = type_contents(a.handle);
+    }
+    if (!km) {
+      *why = "an old datatype that is no longer valid";
+      return TMPI_ERR_TYPE;
+    }
+    if (int err = file_map(r, *km, kc.get(), &kids[i], why)) return err;
+  }
+  const std::vector<int>& n = c->integers;
+  const std::vector<TMPI_Aint>& a = c->addresses;
+  auto blocks_at = [&](const FileMap& k, long long start, long long stride, int len) {
+    for (int j = 0; j < len; ++j) out->place(k, start + j * stride);
+  };
+  switch (c->combiner) {
+    case TMPI_COMBINER_DUP: *out = kids[0]; break;
+    case TMPI_COMBINER_CONTIGUOUS: blocks_at(kids[0], 0, kids[0].extent(), n[0]); break;
+    case TMPI_COMBINER_VECTOR:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[0], 1LL * i * n[2] * kids[0].extent(), kids[0].extent(), n[1]);
+      break;
+    case TMPI_COMBINER_HVECTOR:
+    case TMPI_COMBINER_HVECTOR_INTEGER:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[0], 1LL * i * a[0], kids[0].extent(), n[1]);
+      break;
+    case TMPI_COMBINER_INDEXED:
+      for (int i = 0; i < n[0]; ++i)
+        blocks_at(kids[0], 1LL * n[1 + n[0] + i] * kids[0].extent(), kids[0].extent(), n[1 + i]);
+      break;
+    case TMPI_COMBINER_HINDEXED:
+    case TMPI_COMBINER_HINDEXED_INTEGER:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[0], a[i], kids[0].extent(), n[1 + i]);
+      break;
+    case TMPI_COMBINER_INDEXED_BLOCK:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[0], 1LL * n[2 + i] * kids[0].extent(), kids[0].extent(), n[1]);
+      break;
+    case TMPI_COMBINER_HINDEXED_BLOCK:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[0], a[i], kids[0].extent(), n[1]);
+      break;
+    case TMPI_COMBINER_STRUCT:
+    case TMPI_COMBINER_STRUCT_INTEGER:
+      for (int i = 0; i < n[0]; ++i) blocks_at(kids[i], a[i], kids[i].extent(), n[1 + i]);
+      break;
+    case TMPI_COMBINER_SUBARRAY: {
+      int nd = n[0];
+      const int *sizes = &n[1], *subsizes = &n[1 + nd], *starts = &n[1 + 2 * nd];
+      bool c_order = n[1 + 3 * nd] == TMPI_ORDER_C;
+      long long total = 1, all = 1;
+      for (int d = 0; d < nd; ++d) total *= subsizes[d], all *= sizes[d];
+      std::vector<int> idx(static_cast<std::size_t>(nd), 0);
+      for (long long e = 0; e < total; ++e) {
+        long long element = 0;
+        for (int k = 0; k < nd; ++k) {
+          int d = c_order ? k : nd - 1 - k;
+          element = element * sizes[d] + starts[d] + idx[static_cast<std::size_t>(d)];
+        }
+        out->place(kids[0], element * kids[0].extent());
+        for (int k = nd - 1; k >= 0; --k) {  // next index, fastest dimension first
+          int d = c_order ? k : nd - 1 - k;
+          if (++idx[static_cast<std::size_t>(d)] < subsizes[d]) break;
+          idx[static_cast<std::size_t>(d)] = 0;
+        }
+      }
+      out->lb = 0, out->ub = all * kids[0].extent(), out->empty = false;
+      break;
+    }
+    case TMPI_COMBINER_RESIZED:
+      *out = kids[0];
+      out->lb = a[0], out->ub = a[0] + a[1], out->empty = false;
+      break;
+    default:
+      *why = "darray datatypes cannot be laid out in a representation other than \"native\" yet";
+      return TMPI_ERR_TYPE;
+  }
+  if (out->empty) out->lb = out->ub = 0;
+  return TMPI_SUCCESS;
+}
+
+// The same for a handle. Requires: `map` is `type`'s map.
+int file_map_of(Representation* r, TMPI_Datatype type, const TypeMap& map, FileMap* out, const char** why) {
+  ContentsPtr c = map.predefined ? nullptr : type_contents(type);
+  return file_map(r, map, c.get(), out, why);
+}
+
+// Sets `v` to (disp, etype, filetype) with the stream sizes of one etype and
+// one filetype, the filetype's file extent and its blocks of stream data in
+// file order; the caller checked the types.
+void describe_view(View* v, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype filetype, long long esize,
+                   long long ft_size, long long ft_extent, const std::vector<Block>& blocks) {
   v->disp = disp;
   v->etype = etype;
   v->filetype = filetype;
-  v->esize = static_cast<long long>(em.size);
-  v->ft_size = static_cast<long long>(fm.size);
-  v->ft_extent = static_cast<long long>(fm.extent());
+  v->esize = esize;
+  v->ft_size = ft_size;
+  v->ft_extent = ft_extent;
   v->blocks.clear();
   v->before.clear();
   long long seen = 0;
-  for (const Block& b : fm.blocks) {
+  for (const Block& b : blocks) {
     if (!b.length) continue;
     if (!v->blocks.empty() && v->blocks.back().offset + static_cast<std::ptrdiff_t>(v->blocks.back().length) == b.offset) {
       v->blocks.back().length += b.length;
@@ -277,11 +508,67 @@ int transfer(File* f, bool write, const Extents& ext, char* data, long long* don
   return 0;
 }
 
+// The stream bytes of `count` elements of `map` under the view's
+// representation into `*out` (the packed size for "native"); an error of
+// the representation's extent function goes through the file's handler.
+int stream_bytes(File* f, const char* call, const TypeMap& map, int count, long long* out) {
+  Representation& r = f->view.rep;
+  if (r.kind == Representation::Native) {
+    *out = static_cast<long long>(map.size) * count;
+    return TMPI_SUCCESS;
+  }
+  long long each = 0;
+  for (const Run& run : map.signature) {
+    long long size;
+    if (int err = basic_file_size(&r, run.type, &size))
+      return FILE_ERROR(f, err, call, "data representation \"%s\": no file extent for %s", r.name.c_str(),
+                        type_info(run.type)->name);
+    each += size * static_cast<long long>(run.count);
+  }
+  *out = each * count;
+  return TMPI_SUCCESS;
+}
+
+// How much of `count` elements of `map` the first `bytes` stream bytes hold
+// whole: `*items` predefined elements (tiled signature) and `*packed` bytes
+// of packed native data. Requires: the file sizes of `map`'s predefined
+// types are known (stream_bytes succeeded), 0 <= bytes.
+void whole_items(Representation* r, const TypeMap& map, long long bytes, long long* items, long long* packed) {
+  long long per_items = 0, per_stream = 0;
+  std::vector<long long> sizes;
+  for (const Run& run : map.signature) {
+    long long size = 0;
+    int err = basic_file_size(r, run.type, &size);
+    assert(err == TMPI_SUCCESS && "whole_items: file sizes known");
+    (void)err;
+    sizes.push_back(size);
+    per_items += static_cast<long long>(run.count);
+    per_stream += size * static_cast<long long>(run.count);
+  }
+  long long whole = per_stream ? bytes / per_stream : 0, rest = per_stream ? bytes % per_stream : 0;
+  *items = whole * per_items;
+  *packed = whole * static_cast<long long>(map.size);
+  for (std::size_t i = 0; i < map.signature.size(); ++i) {
+    const Run& run = map.signature[i];
+    long long n = std::min(static_cast<long long>(run.count), rest / sizes[i]);
+    TypeMapPtr keep;
+    *items += n;
+    *packed += n * static_cast<long long>(find_type(run.type, &keep)->size);
+    rest -= n * sizes[i];
+    if (n < static_cast<long long>(run.count)) break;
+  }
+}
+
 // Reads (write false) or writes `count` elements of `type` at `buf` at view
-// position `pos` (etypes); `*bytes` gets the bytes moved.
+// position `pos` (etypes); `*bytes` gets the bytes of memory data moved (for
+// the status) and `*stream` the bytes of the view's data stream (file
+// representation) moved. Under a representation other than "native" the
+// data is converted: external32 here (external32.h), a user
+// representation by its conversion functions, called once per access with
+// position 0 and the count of predefined elements (MPI 3.1 section 13.5.3).
 int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, int count, TMPI_Datatype type,
-           long long* bytes) {
-  *bytes = 0;
+           long long* bytes, long long* stream) {
+  *bytes = *stream = 0;
   if (write && (f->amode & TMPI_MODE_RDONLY))
     return FILE_ERROR(f, TMPI_ERR_READ_ONLY, call, "the file was opened with MPI_MODE_RDONLY");
   if (!write && (f->amode & TMPI_MODE_WRONLY))
@@ -292,20 +579,62 @@ int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, in
   if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
   if (!map->committed)
     return FILE_ERROR(f, TMPI_ERR_TYPE, call, "datatype %d is not committed (MPI_Type_commit)", type);
-  long long total = static_cast<long long>(map->size) * count;
+  long long total = 0;
+  if (int err = stream_bytes(f, call, *map, count, &total)) return err;
   if (total % f->view.esize)
     return FILE_ERROR(f, TMPI_ERR_TYPE, call, "%lld bytes of data are not a whole number of etypes of %lld bytes",
                       total, f->view.esize);
   if (pos < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call, "negative offset %lld", static_cast<long long>(pos));
   if (total == 0) return TMPI_SUCCESS;
   if (!buf && map->predefined) return FILE_ERROR(f, TMPI_ERR_BUFFER, call, "null buffer for %d elements", count);
-  std::vector<char> staging;
+  Representation& rep = f->view.rep;
+  long long packed_total = static_cast<long long>(map->size) * count;
+  long long items = 0;
+  for (const Run& run : map->signature) items += static_cast<long long>(run.count);
+  items *= count;
+  // How the data is converted: not at all (the stream is the packed memory
+  // data), by external32 here, or by the user's function.
+  enum { None, External32, UserFn } how = None;
+  TMPI_Datarep_conversion_function* user_fn = write ? rep.user.write : rep.user.read;
+  if (rep.kind == Representation::External32) how = External32;
+  if (rep.kind == Representation::User && user_fn) how = UserFn;
+  if (how == None && total != packed_total)
+    return FILE_ERROR(f, TMPI_ERR_CONVERSION, call,
+                      "data representation \"%s\" has no %s conversion function, but its file extents differ "
+                      "from the native sizes",
+                      rep.name.c_str(), write ? "write" : "read");
+  if (how == External32) {
+    TMPI_Datatype bad = TMPI_DATATYPE_NULL;
+    if (!external32_convertible(*map, &bad))
+      return FILE_ERROR(f, TMPI_ERR_CONVERSION, call, "this machine's %s cannot be converted to external32",
+                        type_info(bad)->name);
+  }
+  if (how == UserFn && items > INT_MAX)
+    return FILE_ERROR(f, TMPI_ERR_COUNT, call, "%lld predefined elements are more than a conversion function takes",
+                      items);
+  std::vector<char> staging, converted;
   char* data = static_cast<char*>(buf);
   bool packed = !map->contiguous();
-  if (packed) {
-    staging.resize(static_cast<std::size_t>(total));
-    data = staging.data();
-    if (write) pack(buf, static_cast<std::size_t>(count), *map, data);
+  if (packed) {  // the packed memory data
+    staging.resize(static_cast<std::size_t>(packed_total));
+    if (packed) data = staging.data();
+    if (write && packed) pack(buf, static_cast<std::size_t>(count), *map, staging.data());
+  }
+  if (how != None) {
+    converted.resize(static_cast<std::size_t>(total));
+    if (write && how == External32) {
+      TMPI_Datatype bad = external32_convert(*map, static_cast<std::size_t>(items), true, packed ? staging.data() : buf,
+                                             converted.data());
+      if (bad != TMPI_DATATYPE_NULL)
+        return FILE_ERROR(f, TMPI_ERR_CONVERSION, call, "a value of %s does not fit its external32 size",
+                          type_info(bad)->name);
+    }
+    if (write && how == UserFn) {
+      if (int err = user_fn(buf, type, static_cast<int>(items), converted.data(), 0, rep.user.extra))
+        return FILE_ERROR(f, err, call, "the write conversion function of data representation \"%s\" failed",
+                          rep.name.c_str());
+    }
+    data = converted.data();
   }
   Extents ext = extents_of(f->view, pos * f->view.esize, total);
   int err = 0;
@@ -323,13 +652,35 @@ int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, in
     lk.l_len = last - first;
     while (fcntl(f->fd, F_SETLKW, &lk) != 0 && errno == EINTR) {
     }
-    err = transfer(f, write, ext, data, bytes);
+    err = transfer(f, write, ext, data, stream);
     lk.l_type = F_UNLCK;
     fcntl(f->fd, F_SETLK, &lk);
   } else {
-    err = transfer(f, write, ext, data, bytes);
+    err = transfer(f, write, ext, data, stream);
   }
-  if (packed && !write) unpack_bytes(data, static_cast<std::size_t>(*bytes), *map, buf);
+  long long moved_items = items;
+  *bytes = *stream;
+  if (how != None) {
+    if (write) {
+      *bytes = *stream == total ? packed_total : 0;
+      if (*stream != total) whole_items(&rep, *map, *stream, &moved_items, bytes);
+    } else {
+      whole_items(&rep, *map, *stream, &moved_items, bytes);
+    }
+  }
+  if (!write && how == External32) {
+    TMPI_Datatype bad = external32_convert(*map, static_cast<std::size_t>(moved_items), false, converted.data(),
+                                           packed ? staging.data() : buf);
+    if (bad != TMPI_DATATYPE_NULL && !err)
+      return FILE_ERROR(f, TMPI_ERR_CONVERSION, call, "an external32 value of %s does not fit here",
+                        type_info(bad)->name);
+  }
+  if (!write && how == UserFn && moved_items > 0) {
+    if (int e = user_fn(buf, type, static_cast<int>(moved_items), converted.data(), 0, rep.user.extra))
+      return FILE_ERROR(f, e, call, "the read conversion function of data representation \"%s\" failed",
+                        rep.name.c_str());
+  }
+  if (packed && !write && how != UserFn) unpack_bytes(staging.data(), static_cast<std::size_t>(*bytes), *map, buf);
   if (err)
     return FILE_ERROR(f, errno_class(err), call, "%s %s: %s", write ? "writing" : "reading", f->path.c_str(),
                       std::strerror(err));
@@ -357,8 +708,8 @@ int at(const char* call, TMPI_File fh, TMPI_Offset offset, const void* buf, int 
        bool write, TMPI_Status* status, TMPI_Request* request) {
   TMPI_FILE_CALL(call, fh);
   if (int err = no_sequential(f, call_name)) return err;
-  long long bytes;
-  if (int err = access(f, call_name, write, offset, const_cast<void*>(buf), count, type, &bytes)) return err;
+  long long bytes, stream;
+  if (int err = access(f, call_name, write, offset, const_cast<void*>(buf), count, type, &bytes, &stream)) return err;
   set_status(status, bytes);
   if (request) *request = completed_io_request(me, call_name, bytes);
   return TMPI_SUCCESS;
@@ -369,9 +720,9 @@ int individual(const char* call, TMPI_File fh, const void* buf, int count, TMPI_
                TMPI_Status* status, TMPI_Request* request) {
   TMPI_FILE_CALL(call, fh);
   if (int err = no_sequential(f, call_name)) return err;
-  long long bytes;
-  if (int err = access(f, call_name, write, f->pos, const_cast<void*>(buf), count, type, &bytes)) return err;
-  f->pos += bytes / f->view.esize;
+  long long bytes, stream;
+  if (int err = access(f, call_name, write, f->pos, const_cast<void*>(buf), count, type, &bytes, &stream)) return err;
+  f->pos += stream / f->view.esize;
   set_status(status, bytes);
   if (request) *request = completed_io_request(me, call_name, bytes);
   return TMPI_SUCCESS;
@@ -388,7 +739,8 @@ int etypes_of(File* f, const char* call, int count, TMPI_Datatype type, long lon
   const TypeMap* map = find_type(type, &keep);
   if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
   if (count < 0) return FILE_ERROR(f, TMPI_ERR_COUNT, call, "negative count %d", count);
-  long long bytes = static_cast<long long>(map->size) * count;
+  long long bytes = 0;
+  if (int err = stream_bytes(f, call, *map, count, &bytes)) return err;
   if (bytes % f->view.esize)
     return FILE_ERROR(f, TMPI_ERR_TYPE, call, "%lld bytes of data are not a whole number of etypes of %lld bytes",
                       bytes, f->view.esize);
@@ -406,8 +758,8 @@ int shared(const char* call, TMPI_File fh, const void* buf, int count, TMPI_Data
   } else {
     start = 0;
   }
-  long long bytes;
-  if (int err = access(f, call_name, write, start, const_cast<void*>(buf), count, type, &bytes)) return err;
+  long long bytes, stream;
+  if (int err = access(f, call_name, write, start, const_cast<void*>(buf), count, type, &bytes, &stream)) return err;
   set_status(status, bytes);
   if (request) *request = completed_io_request(me, call_name, bytes);
   return TMPI_SUCCESS;
@@ -431,8 +783,9 @@ int ordered(const char* call, TMPI_File fh, const void* buf, int count, TMPI_Dat
   if (f->rank == 0)
     if (int err = fetch_add_shared(f, total, TMPI_OP_SUM, &base)) return err;
   if (int err = TMPI_Bcast(&base, 1, TMPI_DT_LONG_LONG_INT, 0, f->comm)) return err;
-  long long bytes;
-  if (int err = access(f, call_name, write, base + before, const_cast<void*>(buf), count, type, &bytes)) return err;
+  long long bytes, stream;
+  if (int err = access(f, call_name, write, base + before, const_cast<void*>(buf), count, type, &bytes, &stream))
+    return err;
   set_status(status, bytes);
   return TMPI_SUCCESS;
 }
@@ -530,7 +883,8 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
   f->shared = start;
   TypeMapPtr keep;
   const TypeMap* byte = find_type(TMPI_DT_BYTE, &keep);
-  describe_view(&f->view, 0, TMPI_DT_BYTE, TMPI_DT_BYTE, *byte, *byte);
+  assert(byte && byte->size == 1 && byte->extent() == 1);
+  describe_view(&f->view, 0, TMPI_DT_BYTE, TMPI_DT_BYTE, 1, 1, 1, byte->blocks);
   if (int err = TMPI_Win_create(&f->shared, f->rank == 0 ? sizeof f->shared : 0, sizeof f->shared, TMPI_INFO_NULL,
                                 f->comm, &f->win)) {
     {
@@ -682,7 +1036,16 @@ int TMPI_File_get_type_extent(TMPI_File fh, TMPI_Datatype type, TMPI_Aint* exten
   TypeMapPtr keep;
   const TypeMap* map = find_type(type, &keep);
   if (!map) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid datatype %d", type);
-  *extent = map->extent();  // "native": as in memory
+  if (f->view.rep.kind == Representation::Native) {
+    *extent = map->extent();  // as in memory
+    return TMPI_SUCCESS;
+  }
+  FileMap fmap;
+  const char* why = "";
+  if (int err = file_map_of(&f->view.rep, type, *map, &fmap, &why))
+    return FILE_ERROR(f, err, call_name, "datatype %d under data representation \"%s\": %s", type,
+                      f->view.rep.name.c_str(), err == TMPI_ERR_TYPE ? why : "the extent function failed");
+  *extent = fmap.extent();
   return TMPI_SUCCESS;
 }
 
@@ -740,9 +1103,24 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
                        const char* datarep, TMPI_Info info) {
   TMPI_FILE_CALL("MPI_File_set_view", fh);
   if (!datarep) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "null data representation");
-  if (std::strcmp(datarep, "native") != 0)
-    return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
-                      "data representation \"%s\": Tucana supports \"native\" only", datarep);
+  Representation rep;
+  rep.name = datarep;
+  if (rep.name == "native" || rep.name == "internal") {
+    rep.kind = Representation::Native;
+  } else if (rep.name == "external32") {
+    rep.kind = Representation::External32;
+  } else {
+    DatarepTable& t = datareps();
+    std::lock_guard<std::mutex> hold(t.lock);
+    auto it = t.reps.find({me, rep.name});
+    if (it == t.reps.end())
+      return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
+                        "data representation \"%s\" is not \"native\", \"internal\", \"external32\" or "
+                        "registered by this rank (MPI_Register_datarep)",
+                        datarep);
+    rep.kind = Representation::User;
+    rep.user = it->second;
+  }
   if (!valid_info(info)) return FILE_ERROR(f, TMPI_ERR_INFO, call_name, "invalid info object");
   TypeMapPtr ekeep, fkeep;
   const TypeMap* em = find_type(etype, &ekeep);
@@ -750,17 +1128,33 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
   if (!em || !em->committed) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted etype %d", etype);
   if (!fm || !fm->committed)
     return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted filetype %d", filetype);
-  if (em->size == 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the etype holds no data");
-  if (fm->size == 0 || fm->size % em->size)
+  // The layouts in the file: the memory maps under "native", else from
+  // the file sizes of the representation.
+  long long esize = static_cast<long long>(em->size), ft_size = static_cast<long long>(fm->size),
+            ft_extent = fm->extent();
+  const std::vector<Block>* blocks = &fm->blocks;
+  FileMap efile, ffile;
+  if (rep.kind != Representation::Native) {
+    const char* why = "";
+    for (auto [type, map, out] : {std::tuple{etype, em, &efile}, std::tuple{filetype, fm, &ffile}})
+      if (int err = file_map_of(&rep, type, *map, out, &why))
+        return FILE_ERROR(f, err, call_name, "%s %d under data representation \"%s\": %s",
+                          out == &efile ? "etype" : "filetype", type, datarep,
+                          err == TMPI_ERR_TYPE ? why : "no file extent for one of its predefined types");
+    esize = efile.size, ft_size = ffile.size, ft_extent = ffile.extent();
+    blocks = &ffile.blocks;
+  }
+  if (esize == 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the etype holds no data");
+  if (ft_size == 0 || ft_size % esize)
     return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype must hold a whole, positive number of etypes");
   std::ptrdiff_t end = 0;
-  for (const Block& b : fm->blocks) {
+  for (const Block& b : *blocks) {
     if (b.length && b.offset < end)
       return FILE_ERROR(f, TMPI_ERR_TYPE, call_name,
                         "the filetype's displacements must be non-negative and increasing");
     if (b.length) end = b.offset + static_cast<std::ptrdiff_t>(b.length);
   }
-  if (fm->extent() <= 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype's extent must be positive");
+  if (ft_extent <= 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype's extent must be positive");
   if (disp == TMPI_DISPLACEMENT_CURRENT) {
     if (!(f->amode & TMPI_MODE_SEQUENTIAL))
       return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
@@ -774,7 +1168,8 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
   if (!em->predefined) TMPI_Type_dup(etype, &e);
   if (!fm->predefined) TMPI_Type_dup(filetype, &ft);
   free_view_types(&f->view);
-  describe_view(&f->view, disp, e, ft, *em, *fm);
+  describe_view(&f->view, disp, e, ft, esize, ft_size, ft_extent, *blocks);
+  f->view.rep = std::move(rep);
   f->pos = 0;
   // Both file pointers go back to 0: once every rank has left its earlier
   // shared accesses behind, rank 0 resets the shared one.
@@ -784,6 +1179,35 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
     if (int err = fetch_add_shared(f, zero, TMPI_OP_REPLACE, &old)) return err;
   }
   return TMPI_Barrier(f->comm);
+}
+
+// Process-wide storage, registrations per subrank (see DatarepTable).
+// Errors go through MPI_FILE_NULL's handler, as for the other file calls
+// without a file handle (ROMIO does the same).
+int TMPI_Register_datarep(const char* datarep, TMPI_Datarep_conversion_function* read_conversion_fn,
+                          TMPI_Datarep_conversion_function* write_conversion_fn,
+                          TMPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state) {
+  const char* call = "MPI_Register_datarep";
+  Subrank* me = enter(call);
+  if (!datarep || !*datarep) return NULL_ERROR(me, TMPI_ERR_ARG, call, "empty data representation name");
+  if (std::strlen(datarep) >= TMPI_MAX_DATAREP_STRING)
+    return NULL_ERROR(me, TMPI_ERR_ARG, call, "the name \"%.40s...\" has %zu characters; MPI_MAX_DATAREP_STRING is %d",
+                      datarep, std::strlen(datarep), TMPI_MAX_DATAREP_STRING);
+  if (!dtype_file_extent_fn) return NULL_ERROR(me, TMPI_ERR_ARG, call, "null extent function");
+  std::string name = datarep;
+  if (name == "native" || name == "internal" || name == "external32")
+    return NULL_ERROR(me, TMPI_ERR_DUP_DATAREP, call, "\"%s\" is a predefined data representation", datarep);
+  Datarep d;
+  auto null_fn = [](TMPI_Datarep_conversion_function* fn) { return !fn || fn == TMPI_CONVERSION_FN_NULL; };
+  d.read = null_fn(read_conversion_fn) ? nullptr : read_conversion_fn;
+  d.write = null_fn(write_conversion_fn) ? nullptr : write_conversion_fn;
+  d.extent = dtype_file_extent_fn;
+  d.extra = extra_state;
+  DatarepTable& t = datareps();
+  std::lock_guard<std::mutex> hold(t.lock);
+  if (!t.reps.emplace(std::make_pair(me, name), d).second)
+    return NULL_ERROR(me, TMPI_ERR_DUP_DATAREP, call, "data representation \"%s\" is registered already", datarep);
+  return TMPI_SUCCESS;
 }
 
 int TMPI_File_get_view(TMPI_File fh, TMPI_Offset* disp, TMPI_Datatype* etype, TMPI_Datatype* filetype,
@@ -801,7 +1225,7 @@ int TMPI_File_get_view(TMPI_File fh, TMPI_Offset* disp, TMPI_Datatype* etype, TM
     else
       *out[i] = in[i];
   }
-  if (datarep) std::strcpy(datarep, "native");
+  if (datarep) std::strcpy(datarep, f->view.rep.name.c_str());
   return TMPI_SUCCESS;
 }
 
