@@ -43,6 +43,17 @@ out=${1:-$root/docs/mpi-support.md}
        /^TMPI_FN_R\(/ { n = $0; sub(/^TMPI_FN_R\([^,]*, /, "", n); sub(/,.*/, "", n); printf "| `MPI_%s` | %s |\n", n, group }' \
     "$defs/tmpi_functions.def"
   echo
+  echo "Intercommunicators (\`MPI_Intercomm_create\`, \`MPI_Intercomm_merge\`): point-to-point"
+  echo "(blocking, non-blocking, persistent, probes; ranks are those of the remote group),"
+  echo "\`MPI_Comm_dup\`, \`MPI_Comm_idup\`, \`MPI_Comm_free\`, \`MPI_Comm_compare\`, the attribute,"
+  echo "name and error-handler calls, and the collectives \`MPI_Barrier\`, \`MPI_Bcast\`,"
+  echo "\`MPI_Reduce\`, \`MPI_Allreduce\`, \`MPI_Gather\`, \`MPI_Scatter\`, \`MPI_Allgather\` and"
+  echo "\`MPI_Alltoall\` (roots \`MPI_ROOT\` / \`MPI_PROC_NULL\` / a remote rank; no \`MPI_IN_PLACE\`)."
+  echo "Every other collective (the \`v\`/\`w\` variants, scans, reduce-scatters, the"
+  echo "non-blocking and neighbourhood ones), \`MPI_Comm_split\`, \`MPI_Comm_split_type\`,"
+  echo "\`MPI_Comm_create\`, \`MPI_Comm_create_group\`, topology constructors, windows and files on an"
+  echo "intercommunicator return \`MPI_ERR_COMM\` (\"... is not supported on intercommunicators\")."
+  echo
   echo "Predefined datatypes (all of MPI 3.1's for C, and the Fortran ones usable from C):"
   echo
   awk -F'[(,]' '/^TMPI_DATATYPE\(/ { printf "`MPI_%s` ", $2 }' "$defs/tmpi_datatypes.def"

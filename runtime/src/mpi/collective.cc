@@ -18,11 +18,34 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
     *err = mpi_error(out->me, TMPI_COMM_WORLD, TMPI_ERR_COMM, name, "invalid communicator %d", comm);
     return false;
   }
+  if (out->info.comm->inter()) {
+    static const char* const kOnInter[] = {"MPI_Barrier", "MPI_Bcast",     "MPI_Reduce",  "MPI_Allreduce",
+                                           "MPI_Gather",  "MPI_Scatter",   "MPI_Allgather", "MPI_Alltoall"};
+    bool ok = false;
+    for (const char* n : kOnInter) ok = ok || std::strcmp(n, name) == 0;
+    if (!ok) {
+      *err = inter_unsupported(out->me, comm, name);
+      return false;
+    }
+  }
+  out->seq = draw_seq(*out->info.comm);
+  return true;
+}
+
+int draw_seq(Comm& c) {
   // The sequence number wraps within the tag bits left above the kind: a
   // clash needs that many collectives in flight on one communicator at once.
   int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
-  out->seq = static_cast<int>(out->info.comm->collective_seq++ & static_cast<unsigned>(seq_mask));
-  return true;
+  return static_cast<int>(c.collective_seq++ & static_cast<unsigned>(seq_mask));
+}
+
+Call view_call(const Call& base, Comm* view, int rank) {
+  Call v = base;
+  v.info.comm = view;
+  v.info.size = view->size;
+  v.info.rank = rank;
+  v.seq = draw_seq(*base.info.comm);
+  return v;
 }
 
 Collective::Collective(const Call& call) : call_(call) {

@@ -26,7 +26,10 @@ namespace tucana::mpi {
 // Kinds of internal message; a tag is (sequence << kKindBits) | kind.
 enum CollectiveKind : int {
   kTagBarrier = 1, kTagBcast, kTagReduce, kTagGather, kTagScatter, kTagAlltoall, kTagScan,
-  kTagAllgather, kTagAllreduce, kTagNeighborDown, kTagNeighborUp, kTagBcastScatter, kTagBcastRing
+  kTagAllgather, kTagAllreduce, kTagNeighborDown, kTagNeighborUp, kTagBcastScatter, kTagBcastRing,
+  // MPI_Comm_create_group's agreement only (its sequence field is the
+  // call's tag), so it never meets another collective's messages.
+  kTagGroupUp, kTagGroupDown
 };
 constexpr int kKindBits = 4;
 
@@ -43,8 +46,46 @@ struct Call {
 };
 
 // Resolves `comm` for collective `name` and draws the call's sequence
-// number. False (with *err set) if `comm` is invalid.
+// number. False (with *err set) if `comm` is invalid, or is an
+// intercommunicator and `name` is not one of the collectives that run on
+// intercommunicators (MPI_ERR_COMM "... not supported on intercommunicators").
+// On an intercommunicator, out->info describes the local group.
 bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err);
+
+// The sequence number of the next collective call on `c` (begin_call's rule;
+// every member draws the same ones in the same order).
+int draw_seq(Comm& c);
+// A collective on another view of base's intercommunicator (its remote
+// group or the union of both groups): the same subrank, handle, contexts
+// and name, with `view` as the communicator, `rank` as this subrank's rank
+// in it (MPI_UNDEFINED in the remote group), and a fresh sequence number
+// drawn from base.info.comm (both groups draw the same ones).
+Call view_call(const Call& base, Comm* view, int rank);
+
+// Collectives on an intercommunicator (MPI 3.1 section 5.2.2), from a Call
+// of begin_call. Roots: MPI_ROOT at the root, MPI_PROC_NULL at the rest of
+// its group, the root's rank in the remote group at the other group.
+int inter_barrier(const Call& call);
+int inter_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root);
+int inter_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
+                 int root);
+int inter_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op);
+int inter_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+                 TMPI_Datatype rtype, int root);
+int inter_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+                  TMPI_Datatype rtype, int root);
+int inter_allgather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+                    TMPI_Datatype rtype);
+int inter_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
+                   TMPI_Datatype rtype);
+
+// MPI_Comm_idup in two parts: start_idup (in the call: checks, draws the
+// turn and the sequence numbers, makes the new handle and copies the
+// attributes) and finish_idup (on the helper fiber: agrees on the context
+// pair). `call` receives the Call the helper runs as.
+struct PendingDup;
+int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call);
+int finish_idup(PendingDup& d);
 
 class Collective {
  public:

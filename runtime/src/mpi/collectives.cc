@@ -858,28 +858,34 @@ extern "C" {
 
 int TMPI_Barrier(TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Barrier", comm);
+  if (call.info.comm->inter()) return inter_barrier(call);
   return do_barrier(call);
 }
 
 int TMPI_Bcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Bcast", comm);
+  if (call.info.comm->inter()) return inter_bcast(call, buffer, count, type, root);
   return do_bcast(call, buffer, count, type, root);
 }
 
 int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
                 TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Reduce", comm);
+  if (call.info.comm->inter()) return inter_reduce(call, sendbuf, recvbuf, count, type, op, root);
   return do_reduce(call, sendbuf, recvbuf, count, type, op, root);
 }
 
 int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Allreduce", comm);
+  if (call.info.comm->inter()) return inter_allreduce(call, sendbuf, recvbuf, count, type, op);
   return do_allreduce(call, sendbuf, recvbuf, count, type, op);
 }
 
 int TMPI_Gather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                 TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Gather", comm);
+  if (call.info.comm->inter())
+    return inter_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   return do_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
@@ -892,6 +898,8 @@ int TMPI_Gatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, voi
 int TMPI_Scatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Scatter", comm);
+  if (call.info.comm->inter())
+    return inter_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   return do_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
@@ -904,6 +912,7 @@ int TMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
 int TMPI_Allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Allgather", comm);
+  if (call.info.comm->inter()) return inter_allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   int n = call.info.size;
   std::vector<int> counts = uniform_counts(n, recvcount), displs = strided_displs(n, recvcount);
   return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, true);
@@ -918,6 +927,7 @@ int TMPI_Allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, 
 int TMPI_Alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                   TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Alltoall", comm);
+  if (call.info.comm->inter()) return inter_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   return do_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
+#include "mpi/collectives_api.h"
 #include "mpi/errors.h"
 #include "mpi/runtime.h"
+#include "sched/scheduler.h"
 
 namespace tucana::mpi {
 
@@ -49,15 +52,25 @@ CommPtr make_comm(const Subrank* me, std::vector<int> members, int p2p_ctx) {
   return c;
 }
 
+// The remote group of an intercommunicator: `members` as a communicator of
+// which `me` is no member.
+CommPtr make_remote_view(const Subrank* me, std::vector<int> members, int p2p_ctx) {
+  CommPtr c = make_comm(me, std::move(members), p2p_ctx);
+  c->rank = TMPI_UNDEFINED;
+  return c;
+}
+
 // Context ids that travel between processes are looked for on their real
 // communicator while a subrank of the process uses them.
 void take_pair(Handles& h, int ctx) {
+  std::lock_guard<std::mutex> guard(h.context_lock);
   h.used_contexts.set(static_cast<std::size_t>(ctx));
   h.used_contexts.set(static_cast<std::size_t>(ctx + 1));
   Runtime& rt = Runtime::get();
   if (rt.layout.nprocs > 1) rt.transport.note_context(ctx, true);
 }
 
+// The caller holds h.context_lock.
 void give_back_pair(Handles& h, int ctx) {
   h.used_contexts.reset(static_cast<std::size_t>(ctx));
   h.used_contexts.reset(static_cast<std::size_t>(ctx + 1));
@@ -110,6 +123,7 @@ void Handles::init(int world, int world_size) {
 
 void Handles::release(CommPtr c) {
   if (c->p2p_ctx >= kMaxContexts) return;  // private ids: nothing to give back
+  std::lock_guard<std::mutex> guard(context_lock);
   if (c.use_count() > 1) {
     freed_in_use.push_back(std::move(c));
     return;
@@ -118,6 +132,7 @@ void Handles::release(CommPtr c) {
 }
 
 void Handles::sweep_freed() {
+  std::lock_guard<std::mutex> guard(context_lock);
   for (std::size_t i = 0; i < freed_in_use.size();) {
     if (freed_in_use[i].use_count() == 1) {
       give_back_pair(*this, freed_in_use[i]->p2p_ctx);
@@ -155,16 +170,38 @@ bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out) {
   return true;
 }
 
+int inter_unsupported(Subrank* me, TMPI_Comm comm, const char* call) {
+  return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not supported on intercommunicators (%s is one)", call,
+                   comm_name(comm, me));
+}
+
+bool is_inter(const Subrank* me, TMPI_Comm comm) {
+  const Comm* c = me->handles.comm(comm);
+  return c && c->inter();
+}
+
 int to_world(const Subrank* me, TMPI_Comm comm, int rank) {
   if (comm == TMPI_COMM_WORLD) return rank;
   const Comm* c = me->handles.comm(comm);
-  return c ? c->to_world(rank) : rank;
+  return c ? c->peer_to_world(rank) : rank;
 }
 
 int from_world(const Subrank* me, TMPI_Comm comm, int world) {
   if (world < 0 || comm == TMPI_COMM_WORLD) return world;  // MPI_ANY_SOURCE, MPI_PROC_NULL
   const Comm* c = me->handles.comm(comm);
-  return c ? c->from_world(world) : TMPI_UNDEFINED;
+  return c ? c->peer_from_world(world) : TMPI_UNDEFINED;
+}
+
+ContextTurn::ContextTurn(Handles& h) : h_(h), mine_(h.ticket.fetch_add(1, std::memory_order_acq_rel)) {}
+
+ContextTurn::~ContextTurn() {
+  wait();
+  h_.serving.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void ContextTurn::wait() {
+  // An earlier turn is a pending MPI_Comm_idup's helper: let it run.
+  while (h_.serving.load(std::memory_order_acquire) != mine_) sched::Scheduler::yield();
 }
 
 const char* comm_name(TMPI_Comm comm) { return comm_name(comm, current_subrank()); }
@@ -210,33 +247,44 @@ int bad_group(Subrank* me, const char* call, TMPI_Group group) {
   return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_GROUP, call, "invalid group %d", group);
 }
 
-// Agrees with every member of `parent` on a context pair that none of them
-// uses: an allreduce (bitwise AND) of the pairs each has free. Collective
-// over `parent`; every member gets the same answer (or the same error).
-// The pairs are looked at in windows, the first 128 pairs first, so that a
-// program with few communicators reduces 16 bytes as before; every member
-// goes on to the next window (the rest) on the same result.
-int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, int* p2p_ctx) {
-  if (pi.size == 1) {  // nobody else can ever send on it
-    *p2p_ctx = me->handles.next_private_context;
-    me->handles.next_private_context += 2;
-    return TMPI_SUCCESS;
-  }
+// A pair that never leaves the subrank (a communicator of one member).
+int private_pair(Handles& h) {
+  std::lock_guard<std::mutex> guard(h.context_lock);
+  int ctx = h.next_private_context;
+  h.next_private_context += 2;
+  return ctx;
+}
+
+}  // namespace
+
+namespace tucana::mpi {
+
+// Agrees with every member of the new communicator on a context pair that
+// none of them uses: `reduce` ANDs the masks of the pairs each has free
+// over all of them (an MPI_Allreduce over the parent, as MPICH does; more
+// steps for an intercommunicator). Every member gets the same answer (or
+// the same error). The pairs are looked at in windows, the first 128 pairs
+// first, so that a program with few communicators reduces 16 bytes; every
+// member goes on to the next window (the rest) on the same result. The
+// caller holds its ContextTurn.
+int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, const MaskReduce& reduce, int* p2p_ctx) {
   me->handles.sweep_freed();
   Runtime& rt = Runtime::get();
   const bool remote = rt.layout.nprocs > 1;
   const int limit = remote ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
   const int pairs = limit / 2;
   std::vector<unsigned long long> free_pairs;
-  for (int from = 0, window = 128; from < pairs; from += window, window = pairs - from) {
+  int window_index = 0;
+  for (int from = 0, window = 128; from < pairs; from += window, window = pairs - from, ++window_index) {
     int n = std::min(window, pairs - from);
     free_pairs.assign(static_cast<std::size_t>((n + 63) / 64), 0);
-    for (int p = 0; p < n; ++p)
-      if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
-        free_pairs[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);
-    if (int e = TMPI_Allreduce(TMPI_IN_PLACE, free_pairs.data(), static_cast<int>(free_pairs.size()),
-                               TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND, parent))
-      return e;
+    {
+      std::lock_guard<std::mutex> guard(me->handles.context_lock);
+      for (int p = 0; p < n; ++p)
+        if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
+          free_pairs[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);
+    }
+    if (int e = reduce(free_pairs, window_index)) return e;
     for (int p = 0; p < n; ++p) {
       if (free_pairs[static_cast<std::size_t>(p / 64)] & (1ull << (p % 64))) {
         *p2p_ctx = 2 * (from + p);
@@ -245,11 +293,11 @@ int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const c
     }
   }
   if (!remote)
-    return mpi_error(me, parent, TMPI_ERR_INTERN, call,
+    return mpi_error(me, err_comm, TMPI_ERR_INTERN, call,
                      "out of communicator ids: at most %d communicators can exist at once (Tucana's limit); "
                      "free unused communicators with MPI_Comm_free",
                      pairs);
-  return mpi_error(me, parent, TMPI_ERR_INTERN, call,
+  return mpi_error(me, err_comm, TMPI_ERR_INTERN, call,
                    "out of communicator ids: at most %d communicators can exist at once here (%d context "
                    "ids: %d real communicators with room for %d each in the real MPI's tag at %d subranks "
                    "per process); free unused communicators with MPI_Comm_free, or use fewer subranks per "
@@ -258,17 +306,42 @@ int allocate_contexts(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const c
                    rt.layout.max_local_count());
 }
 
-}  // namespace
-
-namespace tucana::mpi {
+// Takes `c`'s context pair at `me` and gives it a handle.
+int install_comm(Subrank* me, TMPI_Comm err_comm, const char* call, CommPtr c, TMPI_Comm* newcomm,
+                 Comm** created) {
+  if (c->p2p_ctx < kMaxContexts) take_pair(me->handles, c->p2p_ctx);
+  Comm* made = c.get();
+  *newcomm = me->handles.add(c);
+  if (*newcomm == TMPI_COMM_NULL) {
+    me->handles.release(std::move(c));
+    if (created) *created = nullptr;
+    return mpi_error(me, err_comm, TMPI_ERR_INTERN, call,
+                     "out of communicator handles: a subrank can hold at most %zu at once; free unused "
+                     "communicators with MPI_Comm_free",
+                     CommTable::kChunk * CommTable::kChunks - 3);
+  }
+  if (created) *created = made;
+  return TMPI_SUCCESS;
+}
 
 // Creates the communicator of `members` (world ranks, in rank order) with a
 // new context pair agreed over `parent`. Collective over `parent`; a subrank
 // that is not in `members` gets MPI_COMM_NULL.
 int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
                 bool member, TMPI_Comm* newcomm, Comm** created) {
+  if (pi.comm->inter()) return inter_unsupported(me, parent, call);
+  ContextTurn turn(me->handles);
+  turn.wait();
   int ctx = 0;
-  if (int e = allocate_contexts(me, parent, pi, call, &ctx)) return e;
+  if (pi.size == 1) {  // nobody else can ever send on it
+    ctx = private_pair(me->handles);
+  } else {
+    auto reduce = [&](std::vector<unsigned long long>& mask, int) {
+      return TMPI_Allreduce(TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), TMPI_DT_UNSIGNED_LONG_LONG,
+                            TMPI_OP_BAND, parent);
+    };
+    if (int e = agree_pair(me, parent, call, reduce, &ctx)) return e;
+  }
   if (!member) {
     *newcomm = TMPI_COMM_NULL;
     if (created) *created = nullptr;
@@ -276,19 +349,7 @@ int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* c
   }
   CommPtr c = make_comm(me, std::move(members), ctx);
   c->errhandler = pi.comm->errhandler;
-  if (ctx < kMaxContexts) take_pair(me->handles, ctx);
-  Comm* made = c.get();
-  *newcomm = me->handles.add(c);
-  if (*newcomm == TMPI_COMM_NULL) {
-    me->handles.release(std::move(c));
-    if (created) *created = nullptr;
-    return mpi_error(me, parent, TMPI_ERR_INTERN, call,
-                     "out of communicator handles: a subrank can hold at most %zu at once; free unused "
-                     "communicators with MPI_Comm_free",
-                     CommTable::kChunk * CommTable::kChunks - 3);
-  }
-  if (created) *created = made;
-  return TMPI_SUCCESS;
+  return install_comm(me, parent, call, std::move(c), newcomm, created);
 }
 
 // The members of `parent` whose color equals `color`, ordered by (key,
@@ -317,6 +378,7 @@ int split(const char* call, TMPI_Comm comm, int color, int key, TMPI_Comm* newco
   Subrank* me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
   if (color < 0 && color != TMPI_UNDEFINED)
     return mpi_error(me, comm, TMPI_ERR_ARG, call, "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
   std::vector<int> members;
@@ -382,9 +444,327 @@ int range_ranks(Subrank* me, const char* call, const Group& g, int n, int ranges
   return check_ranks(me, call, g, static_cast<int>(out->size()), out->data());
 }
 
+// A collective Call of `call` on `comm` as `me` (no sequence number drawn).
+Call base_call(Subrank* me, TMPI_Comm comm, const CommInfo& ci, const char* call) {
+  Call c;
+  c.me = me;
+  c.comm = comm;
+  c.info = ci;
+  c.name = call;
+  return c;
+}
+
+// The window-by-window reduction of free-pair masks over the union of an
+// intercommunicator's groups (`base`: a Call on it).
+MaskReduce over_union(const Call& base) {
+  return [base](std::vector<unsigned long long>& mask, int) {
+    Comm* ic = base.info.comm;
+    Call u = view_call(base, ic->merged.get(), ic->merged->rank);
+    return do_allreduce(u, TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), TMPI_DT_UNSIGNED_LONG_LONG,
+                        TMPI_OP_BAND);
+  };
+}
+
+// A new intercommunicator at `me`: local group `local` (world ranks, in rank
+// order), remote group `remote`, context pair from p2p_ctx. Its union lists
+// first the group whose rank 0 has the lower world rank.
+CommPtr make_inter(const Subrank* me, std::vector<int> local, std::vector<int> remote, int p2p_ctx) {
+  std::vector<int> both;
+  bool local_first = local.front() < remote.front();
+  const std::vector<int>& first = local_first ? local : remote;
+  const std::vector<int>& second = local_first ? remote : local;
+  both.insert(both.end(), first.begin(), first.end());
+  both.insert(both.end(), second.begin(), second.end());
+  CommPtr c = make_comm(me, std::move(local), p2p_ctx);
+  c->remote = make_remote_view(me, std::move(remote), p2p_ctx);
+  c->merged = make_comm(me, std::move(both), p2p_ctx);
+  return c;
+}
+
+// MPI_Comm_dup of an intercommunicator: the pair is agreed over both groups.
+int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcomm) {
+  const char* call = "MPI_Comm_dup";
+  ContextTurn turn(me->handles);
+  turn.wait();
+  int ctx = 0;
+  if (int e = agree_pair(me, comm, call, over_union(base_call(me, comm, pi, call)), &ctx)) return e;
+  CommPtr c = make_inter(me, pi.comm->members(), pi.comm->remote->members(), ctx);
+  c->errhandler = pi.comm->errhandler;
+  if (int e = install_comm(me, comm, call, std::move(c), newcomm, nullptr)) return e;
+  return copy_attributes(AttrKind::Comm, comm, *newcomm);
+}
+
 }  // namespace
 
+namespace tucana::mpi {
+
+struct PendingDup {
+  Subrank* me = nullptr;
+  TMPI_Comm comm = TMPI_COMM_NULL;
+  CommPtr parent;  // keeps the parent's views alive
+  CommPtr made;    // the new communicator, in the table already
+  Call calls[2];   // the agreement's windows, sequence numbers drawn by the call
+  bool private_ids = false;
+  std::unique_ptr<ContextTurn> turn;
+};
+
+int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call) {
+  const char* name = "MPI_Comm_idup";
+  CommInfo pi;
+  if (!comm_info(me, comm, &pi)) return bad_comm(me, name, comm);
+  if (!newcomm) return mpi_error(me, comm, TMPI_ERR_ARG, name, "null newcomm pointer");
+  Comm& p = *pi.comm;
+  auto d = std::make_shared<PendingDup>();
+  d->me = me;
+  d->comm = comm;
+  d->parent = keep_alive(me, comm);
+  d->turn = std::make_unique<ContextTurn>(me->handles);  // in program order
+  Call base = base_call(me, comm, pi, name);
+  base.keep = d->parent;
+  for (Call& c : d->calls)
+    c = p.inter() ? view_call(base, p.merged.get(), p.merged->rank) : view_call(base, &p, pi.rank);
+  d->private_ids = !p.inter() && p.size == 1;
+  // The new communicator is usable when the request completes; until then
+  // it holds private ids that never travel.
+  auto c = std::make_shared<Comm>();
+  c->size = p.size;
+  c->rank = p.rank;
+  c->world_of = p.world_of;
+  c->rank_of = p.rank_of;
+  c->remote = p.remote;
+  c->merged = p.merged;
+  c->copy_topology(p);
+  c->errhandler = p.errhandler;
+  c->p2p_ctx = private_pair(me->handles);
+  c->coll_ctx = c->p2p_ctx + 1;
+  d->made = c;
+  *newcomm = me->handles.add(c);
+  if (*newcomm == TMPI_COMM_NULL)
+    return mpi_error(me, comm, TMPI_ERR_INTERN, name,
+                     "out of communicator handles: a subrank can hold at most %zu at once; free unused "
+                     "communicators with MPI_Comm_free",
+                     CommTable::kChunk * CommTable::kChunks - 3);
+  if (int e = copy_attributes(AttrKind::Comm, comm, *newcomm)) return e;
+  *call = d->calls[0];
+  *out = std::move(d);
+  return TMPI_SUCCESS;
+}
+
+int finish_idup(PendingDup& d) {
+  d.turn->wait();
+  int ctx = 0;
+  if (d.private_ids) {
+    ctx = private_pair(d.me->handles);
+  } else {
+    auto reduce = [&d](std::vector<unsigned long long>& mask, int window) {
+      return do_allreduce(d.calls[window > 0 ? 1 : 0], TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()),
+                          TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND);
+    };
+    if (int e = agree_pair(d.me, d.comm, "MPI_Comm_idup", reduce, &ctx)) {
+      d.turn.reset();
+      return e;
+    }
+    take_pair(d.me->handles, ctx);
+  }
+  // The program reads these only after the request completes.
+  d.made->p2p_ctx = ctx;
+  d.made->coll_ctx = ctx + 1;
+  d.turn.reset();
+  return TMPI_SUCCESS;
+}
+
+}  // namespace tucana::mpi
+
 extern "C" {
+
+int TMPI_Comm_remote_size(TMPI_Comm comm, int* size) {
+  const char* call = "MPI_Comm_remote_size";
+  Subrank* me = enter(call);
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, call, comm);
+  if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
+  *size = c->remote->size;
+  return TMPI_SUCCESS;
+}
+
+int TMPI_Comm_remote_group(TMPI_Comm comm, TMPI_Group* group) {
+  const char* call = "MPI_Comm_remote_group";
+  Subrank* me = enter(call);
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, call, comm);
+  if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
+  *group = new_group(me, c->remote->members());
+  return TMPI_SUCCESS;
+}
+
+// The leaders swap their groups' members and free-pair masks over
+// `peer_comm` (its point-to-point context, with `tag`, as MPI says), and each
+// broadcasts what it got to its group over `local_comm`.
+int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer_comm, int remote_leader, int tag,
+                          TMPI_Comm* newintercomm) {
+  const char* call = "MPI_Intercomm_create";
+  Subrank* me = enter(call);
+  CommInfo li;
+  if (!comm_info(me, local_comm, &li)) return bad_comm(me, call, local_comm);
+  if (li.comm->inter())
+    return mpi_error(me, local_comm, TMPI_ERR_COMM, call, "the local communicator (%s) must be an intracommunicator",
+                     comm_name(local_comm));
+  if (local_leader < 0 || local_leader >= li.size)
+    return mpi_error(me, local_comm, TMPI_ERR_RANK, call, "invalid local leader %d (%s has ranks 0 to %d)",
+                     local_leader, comm_name(local_comm), li.size - 1);
+  const bool leader = li.rank == local_leader;
+  // Only the leader's peer arguments count: it checks them and tells its
+  // group, so that a bad one is an error at every member, not a hang.
+  int verdict = TMPI_SUCCESS;
+  if (leader) {
+    CommInfo bi;
+    if (!comm_info(me, peer_comm, &bi))
+      verdict = mpi_error(me, local_comm, TMPI_ERR_COMM, call, "invalid peer communicator %d", peer_comm);
+    else if (remote_leader < 0 || remote_leader >= bi.comm->peer_size())
+      verdict = mpi_error(me, local_comm, TMPI_ERR_RANK, call, "invalid remote leader %d (%s has ranks 0 to %d)",
+                          remote_leader, comm_name(peer_comm), bi.comm->peer_size() - 1);
+    else if (tag < 0 || tag > Runtime::get().transport.user_tag_ub())
+      verdict = mpi_error(me, local_comm, TMPI_ERR_TAG, call, "invalid tag %d (tags go from 0 to MPI_TAG_UB = %d)",
+                          tag, Runtime::get().transport.user_tag_ub());
+  }
+  if (int e = TMPI_Bcast(&verdict, 1, TMPI_DT_INT, local_leader, local_comm)) return e;
+  if (verdict != TMPI_SUCCESS)
+    return leader ? verdict
+                  : mpi_error(me, local_comm, verdict, call, "the local leader (rank %d) was given an invalid argument",
+                              local_leader);
+  ContextTurn turn(me->handles);
+  turn.wait();
+  std::vector<int> mine = li.comm->members(), theirs;
+  int counts[2] = {static_cast<int>(mine.size()), 0};
+  if (leader) {
+    if (int e = TMPI_Sendrecv(&counts[0], 1, TMPI_DT_INT, remote_leader, tag, &counts[1], 1, TMPI_DT_INT,
+                              remote_leader, tag, peer_comm, TMPI_STATUS_IGNORE))
+      return e;
+  }
+  if (int e = TMPI_Bcast(&counts[1], 1, TMPI_DT_INT, local_leader, local_comm)) return e;
+  theirs.resize(static_cast<std::size_t>(counts[1]));
+  if (leader) {
+    if (int e = TMPI_Sendrecv(mine.data(), counts[0], TMPI_DT_INT, remote_leader, tag, theirs.data(), counts[1],
+                              TMPI_DT_INT, remote_leader, tag, peer_comm, TMPI_STATUS_IGNORE))
+      return e;
+  }
+  if (int e = TMPI_Bcast(theirs.data(), counts[1], TMPI_DT_INT, local_leader, local_comm)) return e;
+  for (int w : theirs)  // both groups see both lists: the same verdict on each side
+    if (li.comm->from_world(w) != TMPI_UNDEFINED)
+      return mpi_error(me, local_comm, TMPI_ERR_COMM, call,
+                       "the local and remote groups overlap (world rank %d is in both); they must be disjoint", w);
+  if (theirs.empty())
+    return mpi_error(me, local_comm, TMPI_ERR_COMM, call, "the remote group is empty");
+  auto reduce = [&](std::vector<unsigned long long>& mask, int) {
+    const int n = static_cast<int>(mask.size());
+    if (int e = TMPI_Allreduce(TMPI_IN_PLACE, mask.data(), n, TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND, local_comm))
+      return e;
+    if (leader) {
+      std::vector<unsigned long long> other(mask.size());
+      if (int e = TMPI_Sendrecv(mask.data(), n, TMPI_DT_UNSIGNED_LONG_LONG, remote_leader, tag, other.data(), n,
+                                TMPI_DT_UNSIGNED_LONG_LONG, remote_leader, tag, peer_comm, TMPI_STATUS_IGNORE))
+        return e;
+      for (std::size_t i = 0; i < mask.size(); ++i) mask[i] &= other[i];
+    }
+    return TMPI_Bcast(mask.data(), n, TMPI_DT_UNSIGNED_LONG_LONG, local_leader, local_comm);
+  };
+  int ctx = 0;
+  if (int e = agree_pair(me, local_comm, call, reduce, &ctx)) return e;
+  CommPtr c = make_inter(me, std::move(mine), std::move(theirs), ctx);
+  c->errhandler = li.comm->errhandler;
+  return install_comm(me, local_comm, call, std::move(c), newintercomm, nullptr);
+}
+
+// The union of both groups: the group whose members passed high = 0 first;
+// if both passed the same, the group whose rank 0 has the lower world rank.
+int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm) {
+  const char* call = "MPI_Intercomm_merge";
+  Subrank* me = enter(call);
+  CommInfo pi;
+  if (!comm_info(me, intercomm, &pi)) return bad_comm(me, call, intercomm);
+  Comm& ic = *pi.comm;
+  if (!ic.inter())
+    return mpi_error(me, intercomm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(intercomm));
+  Call base = base_call(me, intercomm, pi, call);
+  std::vector<int> highs(static_cast<std::size_t>(ic.merged->size));
+  int mine = high ? 1 : 0;
+  {
+    Call u = view_call(base, ic.merged.get(), ic.merged->rank);
+    Collective c(u);
+    allgather(c, &mine, highs.data(), sizeof(int));
+    if (int e = finish(c)) return e;
+  }
+  int theirs = highs[static_cast<std::size_t>(ic.merged->from_world(ic.remote->to_world(0)))];
+  bool local_first = mine != theirs ? mine == 0 : ic.to_world(0) < ic.remote->to_world(0);
+  std::vector<int> members = local_first ? ic.members() : ic.remote->members();
+  std::vector<int> rest = local_first ? ic.remote->members() : ic.members();
+  members.insert(members.end(), rest.begin(), rest.end());
+  ContextTurn turn(me->handles);
+  turn.wait();
+  int ctx = 0;
+  if (int e = agree_pair(me, intercomm, call, over_union(base), &ctx)) return e;
+  CommPtr c = make_comm(me, std::move(members), ctx);
+  c->errhandler = ic.errhandler;
+  return install_comm(me, intercomm, call, std::move(c), newintracomm, nullptr);
+}
+
+// Collective over the group's members only: they agree on a pair among
+// themselves (every member sends its mask to the group's rank 0, which
+// sends back the AND), in the parent's collective context with kinds no
+// other collective uses and the call's tag as the sequence number.
+int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm* newcomm) {
+  const char* call = "MPI_Comm_create_group";
+  Subrank* me = enter(call);
+  CommInfo pi;
+  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
+  const Group* g = me->handles.group(group);
+  if (!g) return bad_group(me, call, group);
+  for (int w : g->world)
+    if (pi.comm->from_world(w) == TMPI_UNDEFINED)
+      return mpi_error(me, comm, TMPI_ERR_GROUP, call, "the group holds world rank %d, which is not in %s", w,
+                       comm_name(comm));
+  const int my_rank = g->rank_of_world(me->world);
+  if (my_rank == TMPI_UNDEFINED)
+    return mpi_error(me, comm, TMPI_ERR_GROUP, call,
+                     "this rank is not in the group (only the group's members call MPI_Comm_create_group)");
+  const int ub = Runtime::get().transport.user_tag_ub();
+  if (tag < 0 || tag > ub)
+    return mpi_error(me, comm, TMPI_ERR_TAG, call, "invalid tag %d (tags go from 0 to MPI_TAG_UB = %d)", tag, ub);
+  ContextTurn turn(me->handles);
+  turn.wait();
+  int ctx = 0;
+  if (g->world.size() == 1) {
+    ctx = private_pair(me->handles);
+  } else {
+    CommPtr view = make_comm(me, g->world, pi.p2p_ctx);
+    Call gc = base_call(me, comm, pi, call);
+    gc.info.comm = view.get();
+    gc.info.size = view->size;
+    gc.info.rank = my_rank;
+    gc.seq = tag & (ub >> kKindBits);
+    auto reduce = [&](std::vector<unsigned long long>& mask, int) {
+      Collective c(gc);
+      const std::size_t bytes = mask.size() * sizeof(unsigned long long);
+      if (my_rank == 0) {
+        std::vector<unsigned long long> other(mask.size());
+        for (int r = 1; r < gc.info.size; ++r) {
+          c.recv(other.data(), bytes, r, kTagGroupUp);
+          for (std::size_t i = 0; i < mask.size(); ++i) mask[i] &= other[i];
+        }
+        for (int r = 1; r < gc.info.size; ++r) c.send(mask.data(), bytes, r, kTagGroupDown);
+      } else {
+        c.send(mask.data(), bytes, 0, kTagGroupUp);
+        c.recv(mask.data(), bytes, 0, kTagGroupDown);
+      }
+      return finish(c);
+    };
+    if (int e = agree_pair(me, comm, call, reduce, &ctx)) return e;
+  }
+  CommPtr c = make_comm(me, g->world, ctx);
+  c->errhandler = pi.comm->errhandler;
+  return install_comm(me, comm, call, std::move(c), newcomm, nullptr);
+}
 
 int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
   Subrank* me = enter("MPI_Comm_rank");
@@ -404,8 +784,9 @@ int TMPI_Comm_size(TMPI_Comm comm, int* size) {
 
 int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
   Subrank* me = enter("MPI_Comm_test_inter");
-  if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_test_inter", comm);
-  *flag = 0;  // no intercommunicators
+  const Comm* c = me->handles.comm(comm);
+  if (!c) return bad_comm(me, "MPI_Comm_test_inter", comm);
+  *flag = c->inter() ? 1 : 0;
   return TMPI_SUCCESS;
 }
 
@@ -478,6 +859,7 @@ int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   Subrank* me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  if (pi.comm->inter()) return dup_inter(me, comm, pi, newcomm);
   Comm* created = nullptr;
   if (int e = create_comm(me, comm, pi, call, pi.comm->members(), true, newcomm, &created)) return e;
   created->copy_topology(*pi.comm);
@@ -511,6 +893,7 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
   Subrank* me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
+  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, call, group);
   for (int w : g->world)
@@ -546,7 +929,16 @@ int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
     *result = TMPI_IDENT;
     return TMPI_SUCCESS;
   }
+  if (a->inter() != b->inter()) {
+    *result = TMPI_UNEQUAL;
+    return TMPI_SUCCESS;
+  }
   int r = compare_members(a->members(), b->members());
+  if (a->inter()) {  // both groups count: congruent if both are the same, similar if both hold the same ranks
+    int rr = compare_members(a->remote->members(), b->remote->members());
+    if (r == TMPI_UNEQUAL || rr == TMPI_UNEQUAL) r = TMPI_UNEQUAL;
+    else r = r == TMPI_IDENT && rr == TMPI_IDENT ? TMPI_IDENT : TMPI_SIMILAR;
+  }
   *result = r == TMPI_IDENT ? TMPI_CONGRUENT : r;
   return TMPI_SUCCESS;
 }

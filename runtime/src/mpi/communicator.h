@@ -14,6 +14,19 @@
 // (Transport::remote_contexts(): 4096 communicators unless a process has
 // very many subranks). MPI_COMM_SELF and its duplicates never leave the
 // subrank and use ids above that range.
+//
+// An intercommunicator (MPI_Intercomm_create) has one pair too, free at
+// every member of BOTH groups: each group ANDs its free masks over its
+// local communicator, the leaders swap the results over the peer
+// communicator and AND them, and each leader broadcasts the pair to its
+// group. Its `remote` view holds the other group; point-to-point ranks are
+// ranks of that group. MPI_Comm_create_group agrees a pair among the
+// group's members only (messages in the parent's collective context,
+// tagged by the call's tag). MPI_Comm_idup agrees on a helper fiber with
+// sequence numbers drawn by the call. A subrank agrees on one pair at a
+// time, in the order of its calls (Handles::ticket), so an idup agreeing
+// on a helper never picks the pair a concurrent agreement of the same
+// subrank is picking.
 #pragma once
 
 #include <tucana/tmpi.h>
@@ -21,7 +34,9 @@
 #include <array>
 #include <atomic>
 #include <bitset>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,8 +103,22 @@ struct Comm {
   // them in the same order, so the count tells one call's messages from
   // those of another still running (non-blocking collectives).
   unsigned collective_seq = 0;
+  // Intercommunicators only: the remote group, as a communicator of those
+  // ranks (its `rank` is MPI_UNDEFINED; its contexts are this one's), and
+  // the union of both groups (the group whose rank 0 has the lower world
+  // rank first), whose `rank` is this subrank's. Collectives on the
+  // intercommunicator run on these views in the collective context.
+  std::shared_ptr<Comm> remote;
+  std::shared_ptr<Comm> merged;
 
+  bool inter() const { return remote != nullptr; }
   int to_world(int r) const { return world_of.empty() ? r : world_of[static_cast<std::size_t>(r)]; }
+  // Point-to-point peers: ranks of the remote group on an intercommunicator,
+  // of this group otherwise. `r` must be a valid peer rank.
+  int peer_size() const { return remote ? remote->size : size; }
+  int peer_to_world(int r) const { return remote ? remote->to_world(r) : to_world(r); }
+  // The peer rank of world rank `w` (MPI_UNDEFINED if it is no peer).
+  int peer_from_world(int w) const { return remote ? remote->from_world(w) : from_world(w); }
   // The rank of world rank `w`, or MPI_UNDEFINED if it is not a member.
   int from_world(int w) const;
   // The members as world ranks, in rank order.
@@ -139,6 +168,14 @@ struct Handles {
   // allocated), so no new communicator's messages can meet theirs.
   std::vector<CommPtr> freed_in_use;
   int next_private_context = kPrivateContextBase + 2;
+  // Guards used_contexts, freed_in_use and next_private_context: a helper
+  // fiber agreeing on MPI_Comm_idup's pair may run on another worker.
+  std::mutex context_lock;
+  // Context agreements of this subrank run one at a time, in the order the
+  // program made the calls: a call draws `ticket`, and agrees when
+  // `serving` reaches it (see ContextTurn).
+  std::atomic<unsigned> ticket{0};
+  std::atomic<unsigned> serving{0};
 
   // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
   // of `world_size`.
@@ -161,6 +198,34 @@ struct Handles {
   TMPI_Group add(std::unique_ptr<Group> g);
 };
 
+// This subrank's turn to agree on a context pair (Handles::ticket): drawn
+// when made, in program order; wait() yields until every earlier turn is
+// over (a pending MPI_Comm_idup's helper); the turn ends with the object
+// (which waits for it first if wait() was not called). Contract: one
+// subrank's turns are made and waited for by that subrank's fibers only.
+class ContextTurn {
+ public:
+  explicit ContextTurn(Handles& h);
+  ~ContextTurn();
+  ContextTurn(const ContextTurn&) = delete;
+  ContextTurn& operator=(const ContextTurn&) = delete;
+  void wait();
+
+ private:
+  Handles& h_;
+  unsigned mine_;
+};
+
+// ANDs, in place, the free-pair masks of window `window` (0: the first 128
+// pairs, 1: the rest) over every member that must agree; the same result at
+// every one of them. Returns an MPI error code.
+using MaskReduce = std::function<int(std::vector<unsigned long long>& mask, int window)>;
+// Picks the lowest pair free at every member (by `reduce`) into *p2p_ctx.
+// Collective over those members; the caller holds its ContextTurn and
+// takes the pair (install_comm) before giving the turn back. Errors (out
+// of ids) are reported through `err_comm`.
+int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, const MaskReduce& reduce, int* p2p_ctx);
+
 // What a call needs of a communicator, resolved once.
 struct CommInfo {
   int size;
@@ -170,11 +235,18 @@ struct CommInfo {
   Comm* comm;
 };
 // Describes `comm` as seen by `me`; false if it is not a valid communicator.
+// For an intercommunicator: the local group (size, rank).
 bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out);
-// Rank `rank` of `comm` as a world rank.
+// MPI_ERR_COMM through `comm`'s error handler: "`call` is not supported on
+// intercommunicators". For calls that need an intracommunicator.
+int inter_unsupported(Subrank* me, TMPI_Comm comm, const char* call);
+// True if `comm` is a valid intercommunicator at `me`.
+bool is_inter(const Subrank* me, TMPI_Comm comm);
+// Peer rank `rank` of `comm` (of the remote group on an intercommunicator)
+// as a world rank.
 int to_world(const Subrank* me, TMPI_Comm comm, int rank);
-// World rank `world` as a rank of `comm` (MPI_ANY_SOURCE and MPI_PROC_NULL
-// pass through; MPI_UNDEFINED for a non-member).
+// World rank `world` as a peer rank of `comm` (MPI_ANY_SOURCE and
+// MPI_PROC_NULL pass through; MPI_UNDEFINED for a non-member).
 int from_world(const Subrank* me, TMPI_Comm comm, int world);
 // The communicator's name for messages: "MPI_COMM_WORLD", or its
 // MPI_Comm_set_name name, or "communicator N".

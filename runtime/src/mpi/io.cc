@@ -825,6 +825,7 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
   if (!fh) return NULL_ERROR(me, TMPI_ERR_ARG, call, "null file handle pointer");
   *fh = TMPI_FILE_NULL;
   if (!comm_info(me, comm, &ci)) return NULL_ERROR(me, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
+  if (ci.comm->inter()) return inter_unsupported(me, comm, call);
   if (!filename || !*filename) return NULL_ERROR(me, TMPI_ERR_BAD_FILE, call, "empty file name");
   int access_modes = !!(amode & TMPI_MODE_RDONLY) + !!(amode & TMPI_MODE_WRONLY) + !!(amode & TMPI_MODE_RDWR);
   if (access_modes != 1)

@@ -108,6 +108,19 @@ std::vector<TMPI_Datatype> both(std::vector<TMPI_Datatype> a, const std::vector<
 
 extern "C" {
 
+// The agreement on the new pair runs on a helper fiber, like a
+// non-blocking collective, with the sequence numbers and the subrank's
+// ContextTurn drawn here, in program order.
+int TMPI_Comm_idup(TMPI_Comm comm, TMPI_Comm* newcomm, TMPI_Request* request) {
+  const char* name = "MPI_Comm_idup";
+  Subrank* me = enter(name);
+  if (!request) return mpi_error(me, comm, TMPI_ERR_REQUEST, name, "null request pointer");
+  std::shared_ptr<PendingDup> pending;
+  Call call;
+  if (int e = start_idup(me, comm, newcomm, &pending, &call)) return e;
+  return launch(call, request, {}, TMPI_OP_NULL, [pending](const Call&) { return finish_idup(*pending); });
+}
+
 int TMPI_Ibarrier(TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ibarrier", comm);
   return launch(call, request, {}, TMPI_OP_NULL, [](const Call& c) { return do_barrier(c); });

@@ -42,7 +42,7 @@ void on_complete(comm::Operation* op) {
 
 // The rank (in the request's communicator) of a matched message's sender.
 int source_rank(const Request* r) {
-  if (r->comm_ref) return r->matched_source < 0 ? r->matched_source : r->comm_ref->from_world(r->matched_source);
+  if (r->comm_ref) return r->matched_source < 0 ? r->matched_source : r->comm_ref->peer_from_world(r->matched_source);
   return from_world(r->subrank, r->comm, r->matched_source);
 }
 
@@ -78,14 +78,15 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
     if (!buf && out->bytes > 0 && out->map->predefined)
       return mpi_error(me, comm, TMPI_ERR_BUFFER, call, "null buffer for %d elements", count);
   }
-  int size = out->comm.size;
+  // Peers of an intercommunicator are ranks of its remote group.
+  int size = out->comm.comm->peer_size();
   if (peer == TMPI_PROC_NULL) {
     out->proc_null = true;
   } else if (!is_send && peer == TMPI_ANY_SOURCE) {
     out->world_peer = comm::kAnySource;
   } else if (peer < 0 || peer >= size) {
-    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", peer,
-                     comm_name(comm), size - 1);
+    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has %sranks 0 to %d)", peer,
+                     comm_name(comm), out->comm.comm->inter() ? "remote " : "", size - 1);
   } else {
     out->world_peer = to_world(me, comm, peer);
   }

@@ -421,6 +421,7 @@ int create_window(const char* call, TMPI_Comm comm, char* base, TMPI_Aint size, 
                   TMPI_Win* win, Window** made = nullptr) {
   Subrank* me = enter(call);
   if (!win) return mpi_error(me, comm, TMPI_ERR_ARG, call, "null window pointer");
+  if (is_inter(me, comm)) return inter_unsupported(me, comm, call);
   if (size < 0) return mpi_error(me, comm, TMPI_ERR_SIZE, call, "negative size");
   if (disp_unit <= 0) return mpi_error(me, comm, TMPI_ERR_DISP, call, "displacement unit must be positive");
   auto* w = new Window;

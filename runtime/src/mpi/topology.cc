@@ -224,6 +224,7 @@ int TMPI_Cart_create(TMPI_Comm comm_old, int ndims, const int dims[], const int 
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
+  if (pi.comm->inter()) return inter_unsupported(me, comm_old, call);
   if (ndims < 0) return mpi_error(me, comm_old, TMPI_ERR_DIMS, call, "invalid ndims %d", ndims);
   long long cells = 1;
   for (int d = 0; d < ndims; ++d) {
@@ -385,6 +386,7 @@ int TMPI_Graph_create(TMPI_Comm comm_old, int nnodes, const int index[], const i
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
+  if (pi.comm->inter()) return inter_unsupported(me, comm_old, call);
   if (int e = check_graph(me, comm_old, call, pi.size, nnodes, index, edges)) return e;
   std::vector<int> members;
   for (int r = 0; r < nnodes; ++r) members.push_back(pi.comm->to_world(r));
@@ -465,6 +467,7 @@ int TMPI_Dist_graph_create_adjacent(TMPI_Comm comm_old, int indegree, const int 
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
+  if (pi.comm->inter()) return inter_unsupported(me, comm_old, call);
   if (indegree < 0 || outdegree < 0)
     return mpi_error(me, comm_old, TMPI_ERR_ARG, call, "invalid degrees %d (in) and %d (out)", indegree, outdegree);
   if (int e = check_ranks(me, comm_old, call, "sources", indegree, sources, pi.size)) return e;
@@ -495,6 +498,7 @@ int TMPI_Dist_graph_create(TMPI_Comm comm_old, int n, const int nodes[], const i
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
+  if (pi.comm->inter()) return inter_unsupported(me, comm_old, call);
   if (n < 0) return mpi_error(me, comm_old, TMPI_ERR_ARG, call, "invalid n %d", n);
   if (int e = check_ranks(me, comm_old, call, "sources", n, nodes, pi.size)) return e;
   const std::size_t size = static_cast<std::size_t>(pi.size);
