@@ -25,6 +25,14 @@
  *     group: their buffers stay untouched), and MPI_Barrier,
  *     MPI_Allreduce (each group gets the other's sum / max),
  *     MPI_Allgather and MPI_Alltoall.
+ *  3b. MPI_Gatherv and MPI_Scatterv (both root groups, gaps between
+ *     blocks), MPI_Allgatherv, MPI_Alltoallv (zero counts among them),
+ *     MPI_Alltoallw (MPI_INT and MPI_BYTE blocks, byte displacements),
+ *     MPI_Reduce_scatter (the other group's sums, scattered by this group's
+ *     counts), MPI_Reduce_scatter_block (groups of equal size), and the
+ *     non-blocking MPI_Ibarrier, MPI_Iallreduce, MPI_Ibcast, MPI_Ialltoall
+ *     outstanding together, then MPI_Iallgatherv with
+ *     MPI_Ireduce_scatter_block.
  *  4. MPI_Comm_idup of the intercommunicator: basics and point-to-point
  *     on the new one. The dups' traffic does not mix with the original's: the same
  *     (source, tag) is received on both, sent in the opposite order.
@@ -32,8 +40,8 @@
  *     that passed high = 0 comes first, ranks checked; a collective on the
  *     merged communicator.
  *  6. Under Tucana only (#ifdef TUCANA): with MPI_ERRORS_RETURN, a
- *     collective not implemented on intercommunicators (MPI_Allgatherv,
- *     MPI_Ibarrier), MPI_Comm_split and MPI_Cart_create on one return an
+ *     collective MPI does not define on intercommunicators (MPI_Scan,
+ *     MPI_Iexscan), MPI_Comm_split and MPI_Cart_create on one return an
  *     error of class MPI_ERR_COMM.
  *  7. MPI_Comm_free of the intercommunicators and the dups.
  * With one rank in MPI_COMM_WORLD there is no second group: the program
@@ -295,6 +303,244 @@ static void check_collectives(MPI_Comm ic, const struct side *s)
     free(buf2);
 }
 
+/* The v and w variants, MPI_Reduce_scatter(_block), and the non-blocking
+ * forms, several outstanding at once. Remote rank i sends i + 1 ints (or
+ * none to/from odd ones for the zero-count cases) at spread-out
+ * displacements. */
+static void check_v_collectives(MPI_Comm ic, const struct side *s)
+{
+    int n = s->rsize, me = s->lrank, m = s->lsize, i, j, rg, k, in_root_group;
+    int cap = 4 * (n + 2) * (n + 2) + 4 * (m + 2) * (m + 2);
+    int *sb = xmalloc(sizeof(int) * (size_t)cap), *rb = xmalloc(sizeof(int) * (size_t)cap);
+    int *sc = xmalloc(sizeof(int) * (size_t)(n + m + 2)), *sd = xmalloc(sizeof(int) * (size_t)(n + m + 2));
+    int *rc = xmalloc(sizeof(int) * (size_t)(n + m + 2)), *rd = xmalloc(sizeof(int) * (size_t)(n + m + 2));
+    MPI_Datatype *st = xmalloc(sizeof(MPI_Datatype) * (size_t)(n + 1));
+    MPI_Datatype *rt = xmalloc(sizeof(MPI_Datatype) * (size_t)(n + 1));
+    MPI_Request req[6];
+
+    /* gatherv / scatterv with each group as the root group */
+    for (rg = 0; rg < 2; ++rg) {
+        int gsize = (s->lworld[0] < s->rworld[0]) == (rg == 0) ? s->lsize : s->rsize;
+        for (k = 0; k < 2; ++k) {
+            int r = k == 0 ? 0 : gsize - 1, at = 0;
+            int root = root_arg(s, rg, r, &in_root_group);
+            int root_world = in_root_group ? s->lworld[r] : s->rworld[r];
+            for (i = 0; i < n; ++i) { /* remote rank i: i + 1 ints at a gap of 2 */
+                rc[i] = i + 1;
+                rd[i] = at + 2;
+                at = rd[i] + rc[i];
+            }
+            for (i = 0; i < cap; ++i)
+                rb[i] = -7;
+            for (i = 0; i < me + 1; ++i)
+                sb[i] = s->lworld[me] * 10 + i;
+            MPI_Gatherv(sb, me + 1, MPI_INT, rb, rc, rd, MPI_INT, root, ic);
+            if (root == MPI_ROOT) {
+                for (i = 0; i < n; ++i) {
+                    CHECK(-7, rb[rd[i] - 1], "MPI_Gatherv gap before block %d", i);
+                    for (j = 0; j < rc[i]; ++j)
+                        CHECK(s->rworld[i] * 10 + j, rb[rd[i] + j], "MPI_Gatherv block %d element %d", i, j);
+                }
+            } else {
+                CHECK(-7, rb[0], "MPI_Gatherv: recvbuf untouched off the root");
+            }
+            /* scatterv: the root sends remote rank i i + 1 ints from rd[i] */
+            for (i = 0; i < cap; ++i)
+                sb[i] = root == MPI_ROOT ? s->lworld[me] * 1000 + i : -8;
+            for (i = 0; i < cap; ++i)
+                rb[i] = -9;
+            MPI_Scatterv(sb, rc, rd, MPI_INT, rb, me + 1, MPI_INT, root, ic);
+            if (root == MPI_ROOT || root == MPI_PROC_NULL) {
+                CHECK(-9, rb[0], "MPI_Scatterv: recvbuf untouched in the root group");
+            } else {
+                int from = 0;
+                for (i = 0; i < me; ++i)
+                    from = from + 2 + (i + 1);
+                from += 2;
+                for (j = 0; j < me + 1; ++j)
+                    CHECK(root_world * 1000 + from + j, rb[j], "MPI_Scatterv element %d", j);
+                CHECK(-9, rb[me + 1], "MPI_Scatterv wrote past its count");
+            }
+        }
+    }
+
+    /* allgatherv: remote rank i's i + 1 ints at rd[i] */
+    {
+        int at = 0;
+        for (i = 0; i < n; ++i) {
+            rc[i] = i + 1;
+            rd[i] = at + 1;
+            at = rd[i] + rc[i];
+        }
+    }
+    for (i = 0; i < me + 1; ++i)
+        sb[i] = s->lworld[me] * 10 + i;
+    for (i = 0; i < cap; ++i)
+        rb[i] = -7;
+    MPI_Allgatherv(sb, me + 1, MPI_INT, rb, rc, rd, MPI_INT, ic);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < rc[i]; ++j)
+            CHECK(s->rworld[i] * 10 + j, rb[rd[i] + j], "MPI_Allgatherv block %d element %d", i, j);
+    CHECK(-7, rb[0], "MPI_Allgatherv leaves the gaps alone");
+
+    /* alltoallv: to remote rank i, (me + i) % 3 ints (zero counts too) */
+    {
+        int sat = 0, rat = 0;
+        for (i = 0; i < n; ++i) {
+            sc[i] = (me + i) % 3;
+            sd[i] = sat;
+            sat += sc[i] + 1;
+            rc[i] = (i + me) % 3; /* what remote rank i sends me */
+            rd[i] = rat;
+            rat += rc[i] + 1;
+        }
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < sc[i]; ++j)
+            sb[sd[i] + j] = s->lworld[me] * 100 + s->rworld[i] * 3 + j;
+    for (i = 0; i < cap; ++i)
+        rb[i] = -7;
+    MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, ic);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < rc[i]; ++j)
+            CHECK(s->rworld[i] * 100 + s->lworld[me] * 3 + j, rb[rd[i] + j], "MPI_Alltoallv from %d element %d", i, j);
+
+    /* alltoallw: one int to every remote rank, as MPI_INT or as a derived
+     * type of one int, byte displacements (received in reverse order) */
+    {
+        MPI_Datatype one;
+        MPI_Type_contiguous(1, MPI_INT, &one);
+        MPI_Type_commit(&one);
+        for (i = 0; i < n; ++i) {
+            sc[i] = 1;
+            st[i] = i % 2 ? one : MPI_INT;
+            sd[i] = (int)sizeof(int) * i;
+            rc[i] = 1;
+            rt[i] = i % 3 ? MPI_INT : one;
+            rd[i] = (int)sizeof(int) * (n - 1 - i);
+            sb[i] = s->lworld[me] * 50 + s->rworld[i];
+        }
+        for (i = 0; i < n; ++i)
+            rb[i] = -7;
+        MPI_Alltoallw(sb, sc, sd, st, rb, rc, rd, rt, ic);
+        for (i = 0; i < n; ++i)
+            CHECK(s->rworld[i] * 50 + s->lworld[me], rb[n - 1 - i], "MPI_Alltoallw from %d", i);
+        MPI_Type_free(&one);
+    }
+
+    /* reduce_scatter: each group sums 2 * (its size) ints... but the other
+     * group's result is scattered here, so both groups use vectors of
+     * max(m, n) * 2 ints: counts are 2 per local rank plus the rest at
+     * local rank 0, the totals equal */
+    {
+        int total = 2 * (m > n ? m : n);
+        long long want;
+        for (i = 0; i < m; ++i)
+            rc[i] = 2;
+        rc[0] += total - 2 * m;
+        for (i = 0; i < total; ++i)
+            sb[i] = s->lworld[me] + i;
+        for (i = 0; i < cap; ++i)
+            rb[i] = -7;
+        MPI_Reduce_scatter(sb, rb, rc, MPI_INT, MPI_SUM, ic);
+        {
+            int first = 0;
+            for (i = 0; i < me; ++i)
+                first += rc[i];
+            for (j = 0; j < rc[me]; ++j) {
+                want = 0;
+                for (i = 0; i < n; ++i)
+                    want += s->rworld[i] + first + j;
+                CHECK(want, rb[j], "MPI_Reduce_scatter element %d", j);
+            }
+            CHECK(-7, rb[rc[me]], "MPI_Reduce_scatter wrote past its count");
+        }
+    }
+    /* reduce_scatter_block needs m * c == n * c': only when the sizes match */
+    if (m == n) {
+        for (i = 0; i < 3 * m; ++i)
+            sb[i] = s->lworld[me] * (i + 1);
+        MPI_Reduce_scatter_block(sb, rb, 3, MPI_INT, MPI_MAX, ic);
+        for (j = 0; j < 3; ++j)
+            CHECK((long long)s->rworld[n - 1] * (3 * me + j + 1), rb[j], "MPI_Reduce_scatter_block element %d", j);
+    }
+
+    /* non-blocking forms, several outstanding at once */
+    {
+        int a = s->lworld[me] + 1, asum = -1, bc[2] = {-1, -1}, ag[64], at2[64];
+        long long want = 0;
+        int root, mine_first = s->lworld[0] < s->rworld[0];
+        root = mine_first ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        if (root == MPI_ROOT) {
+            bc[0] = 4242;
+            bc[1] = s->lworld[0];
+        }
+        MPI_Ibarrier(ic, &req[0]);
+        MPI_Iallreduce(&a, &asum, 1, MPI_INT, MPI_SUM, ic, &req[1]);
+        MPI_Ibcast(bc, 2, MPI_INT, root, ic, &req[2]);
+        int small = s->lsize <= 64 && s->rsize <= 64; /* the same at both groups */
+        if (small) {
+            for (i = 0; i < n; ++i)
+                at2[i] = s->lworld[me] * 1000 + s->rworld[i];
+            MPI_Ialltoall(at2, 1, MPI_INT, ag, 1, MPI_INT, ic, &req[3]);
+        } else {
+            req[3] = MPI_REQUEST_NULL;
+        }
+        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        for (i = 0; i < n; ++i)
+            want += s->rworld[i] + 1;
+        CHECK(want, asum, "MPI_Iallreduce is the remote group's sum");
+        if (root == MPI_ROOT || root == MPI_PROC_NULL) {
+            if (root == MPI_PROC_NULL)
+                CHECK(-1, bc[0], "MPI_Ibcast: MPI_PROC_NULL buffer untouched");
+        } else {
+            CHECK(4242, bc[0], "MPI_Ibcast");
+            CHECK(s->rworld[0], bc[1], "MPI_Ibcast");
+        }
+        if (small)
+            for (i = 0; i < n; ++i)
+                CHECK(s->rworld[i] * 1000 + s->lworld[me], ag[i], "MPI_Ialltoall from %d", i);
+        /* an Iallgatherv and an Ireduce_scatter_block outstanding together */
+        {
+            int at = 0;
+            for (i = 0; i < n; ++i) {
+                rc[i] = 1;
+                rd[i] = at;
+                at += 2;
+            }
+        }
+        for (i = 0; i < cap; ++i)
+            rb[i] = -7;
+        MPI_Iallgatherv(&a, 1, MPI_INT, rb, rc, rd, MPI_INT, ic, &req[0]);
+        if (m == n) {
+            for (i = 0; i < m; ++i)
+                sb[i] = s->lworld[me] + i;
+            MPI_Ireduce_scatter_block(sb, &asum, 1, MPI_INT, MPI_SUM, ic, &req[1]);
+        } else {
+            req[1] = MPI_REQUEST_NULL;
+        }
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        for (i = 0; i < n; ++i) {
+            CHECK(s->rworld[i] + 1, rb[2 * i], "MPI_Iallgatherv block %d", i);
+            CHECK(-7, rb[2 * i + 1], "MPI_Iallgatherv gap %d", i);
+        }
+        if (m == n) {
+            want = 0;
+            for (i = 0; i < n; ++i)
+                want += s->rworld[i] + me;
+            CHECK(want, asum, "MPI_Ireduce_scatter_block");
+        }
+    }
+    free(sb);
+    free(rb);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(st);
+    free(rt);
+}
+
 /* Messages with the same (source, tag) on an intercommunicator and its dup
  * land on the communicator they were sent on. */
 static void check_isolation(MPI_Comm ic, MPI_Comm dup, const struct side *s)
@@ -371,14 +617,13 @@ static void check_errors(MPI_Comm ic, const struct side *s)
         counts[i] = 1;
         displs[i] = i;
     }
-    if (s->rsize <= 64) {
-        e = MPI_Allgatherv(&v, 1, MPI_INT, buf, counts, displs, MPI_INT, ic);
-        MPI_Error_class(e, &cls);
-        CHECK(MPI_ERR_COMM, cls, "MPI_Allgatherv on an intercommunicator");
-    }
-    e = MPI_Ibarrier(ic, &req);
+    (void)counts, (void)displs;
+    e = MPI_Scan(&v, buf, 1, MPI_INT, MPI_SUM, ic);
     MPI_Error_class(e, &cls);
-    CHECK(MPI_ERR_COMM, cls, "MPI_Ibarrier on an intercommunicator");
+    CHECK(MPI_ERR_COMM, cls, "MPI_Scan on an intercommunicator");
+    e = MPI_Iexscan(&v, buf, 1, MPI_INT, MPI_SUM, ic, &req);
+    MPI_Error_class(e, &cls);
+    CHECK(MPI_ERR_COMM, cls, "MPI_Iexscan on an intercommunicator");
     e = MPI_Comm_split(ic, 0, 0, &out);
     MPI_Error_class(e, &cls);
     CHECK(MPI_ERR_COMM, cls, "MPI_Comm_split on an intercommunicator");
@@ -402,6 +647,7 @@ static void run(MPI_Comm local, MPI_Comm peer, int local_leader, int remote_lead
     check_basics(ic, &s);
     check_p2p(ic, &s);
     check_collectives(ic, &s);
+    check_v_collectives(ic, &s);
     MPI_Comm_dup(ic, &dup);
     MPI_Comm_compare(ic, dup, &res);
     CHECK(MPI_CONGRUENT, res, "an intercommunicator vs. its dup");

@@ -2,7 +2,9 @@
 #include "mpi/collective.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
+#include <strings.h>
 #include <mutex>
 
 #include "mpi/datatype.h"
@@ -19,16 +21,29 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
     return false;
   }
   if (out->info.comm->inter()) {
-    static const char* const kOnInter[] = {"MPI_Barrier", "MPI_Bcast",     "MPI_Reduce",  "MPI_Allreduce",
-                                           "MPI_Gather",  "MPI_Scatter",   "MPI_Allgather", "MPI_Alltoall"};
+    // The collectives MPI 3.1 defines on intercommunicators (section 5.2.2),
+    // blocking and not; the scans and the neighbourhood collectives are not.
+    static const char* const kOnInter[] = {
+        "Barrier", "Bcast",     "Reduce",    "Allreduce", "Gather",         "Gatherv",
+        "Scatter", "Scatterv",  "Allgather", "Allgatherv", "Alltoall",      "Alltoallv",
+        "Alltoallw", "Reduce_scatter", "Reduce_scatter_block"};
+    // MPI_X or its non-blocking MPI_Ix
+    const char* base = name + 4;
+    if (base[0] == 'I' && base[1] >= 'a' && base[1] <= 'z') ++base;
     bool ok = false;
-    for (const char* n : kOnInter) ok = ok || std::strcmp(n, name) == 0;
+    for (const char* n : kOnInter) ok = ok || strcasecmp(n, base) == 0;
     if (!ok) {
       *err = inter_unsupported(out->me, comm, name);
       return false;
     }
   }
   out->seq = draw_seq(*out->info.comm);
+  // A collective on an intercommunicator also runs on other views of it
+  // (view_call_at): their numbers are drawn here, in program order, so that
+  // a non-blocking one, whose body runs later on a helper fiber, still
+  // gets the same numbers at every member.
+  if (out->info.comm->inter())
+    for (int k = 1; k < kInterViews; ++k) draw_seq(*out->info.comm);
   return true;
 }
 
@@ -37,6 +52,17 @@ int draw_seq(Comm& c) {
   // clash needs that many collectives in flight on one communicator at once.
   int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
   return static_cast<int>(c.collective_seq++ & static_cast<unsigned>(seq_mask));
+}
+
+Call view_call_at(const Call& base, Comm* view, int rank, int k) {
+  assert(k > 0 && k < kInterViews);
+  Call v = base;
+  v.info.comm = view;
+  v.info.size = view->size;
+  v.info.rank = rank;
+  int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
+  v.seq = (base.seq + k) & seq_mask;
+  return v;
 }
 
 Call view_call(const Call& base, Comm* view, int rank) {

@@ -61,6 +61,14 @@ int draw_seq(Comm& c);
 // in it (MPI_UNDEFINED in the remote group), and a fresh sequence number
 // drawn from base.info.comm (both groups draw the same ones).
 Call view_call(const Call& base, Comm* view, int rank);
+// The sequence numbers a collective on an intercommunicator uses: its own
+// and kInterViews - 1 more, all drawn by begin_call.
+constexpr int kInterViews = 4;
+// The same view with the k-th of those numbers (0 < k < kInterViews)
+// instead of a fresh one: the intercommunicator collectives use it, so
+// that their numbers are drawn in program order even when the body runs
+// later (non-blocking).
+Call view_call_at(const Call& base, Comm* view, int rank, int k);
 
 // Collectives on an intercommunicator (MPI 3.1 section 5.2.2), from a Call
 // of begin_call. Roots: MPI_ROOT at the root, MPI_PROC_NULL at the rest of
@@ -78,6 +86,21 @@ int inter_allgather(const Call& call, const void* sendbuf, int scount, TMPI_Data
                     TMPI_Datatype rtype);
 int inter_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                    TMPI_Datatype rtype);
+int inter_alltoallw(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[],
+                    const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const int rdispls[],
+                    const TMPI_Datatype rtypes[], bool byte_displacements);
+// Counts and displacements per rank of the remote group.
+int inter_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+                     const int rcounts[], const int displs[], TMPI_Datatype rtype);
+int inter_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+                  const int rcounts[], const int displs[], TMPI_Datatype rtype, int root);
+int inter_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[],
+                   TMPI_Datatype stype, void* recvbuf, int rcount, TMPI_Datatype rtype, int root);
+// rcounts: per rank of the local group; each group's send buffers hold
+// sum(rcounts) elements, reduced and scattered over the other group (both
+// groups' sums must be equal, as in MPICH).
+int inter_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[],
+                         TMPI_Datatype type, TMPI_Op op);
 
 // MPI_Comm_idup in two parts: start_idup (in the call: checks, draws the
 // turn and the sequence numbers, makes the new handle and copies the

@@ -413,12 +413,14 @@ std::vector<int> strided_displs(int n, int step) {
 // entry points).
 
 int do_barrier(const Call& call) {
+  if (call.info.comm->inter()) return inter_barrier(call);
   Collective c(call);
   barrier(c);
   return finish(c);
 }
 
 int do_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root) {
+  if (call.info.comm->inter()) return inter_bcast(call, buffer, count, type, root);
   std::size_t bytes;
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
@@ -432,6 +434,7 @@ int do_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int 
 
 int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
               int root) {
+  if (call.info.comm->inter()) return inter_reduce(call, sendbuf, recvbuf, count, type, op, root);
   std::size_t bytes;
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
@@ -452,6 +455,7 @@ int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, T
 }
 
 int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op) {
+  if (call.info.comm->inter()) return inter_allreduce(call, sendbuf, recvbuf, count, type, op);
   std::size_t bytes;
   TypeMapPtr map;
   if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
@@ -470,6 +474,8 @@ int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count
 
 int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
                const int rcounts[], const int displs[], TMPI_Datatype rtype, int root) {
+  if (call.info.comm->inter())
+    return inter_gatherv(call, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root);
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   if (int e = check_root(call, root)) return e;
@@ -507,6 +513,7 @@ int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
 
 int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
               TMPI_Datatype rtype, int root) {
+  if (call.info.comm->inter()) return inter_gather(call, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   if (int e = check_root(call, root)) return e;
@@ -534,6 +541,8 @@ int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype s
 
 int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[], TMPI_Datatype stype,
                 void* recvbuf, int rcount, TMPI_Datatype rtype, int root) {
+  if (call.info.comm->inter())
+    return inter_scatterv(call, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root);
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   if (int e = check_root(call, root)) return e;
@@ -570,6 +579,7 @@ int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], cons
 
 int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                TMPI_Datatype rtype, int root) {
+  if (call.info.comm->inter()) return inter_scatter(call, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   if (int e = check_root(call, root)) return e;
@@ -597,6 +607,11 @@ int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
 
 int do_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
                   const int rcounts[], const int displs[], TMPI_Datatype rtype, bool uniform_blocks) {
+  if (call.info.comm->inter()) {
+    // MPI_Allgather's counts are uniform (given per local rank: any one will do)
+    if (uniform_blocks) return inter_allgather(call, sendbuf, scount, stype, recvbuf, rcounts[0], rtype);
+    return inter_allgatherv(call, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype);
+  }
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   bool in_place = sendbuf == TMPI_IN_PLACE;
@@ -633,6 +648,9 @@ int do_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Dataty
 int do_alltoallw(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[],
                  const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const int rdispls[],
                  const TMPI_Datatype rtypes[], bool byte_displacements) {
+  if (call.info.comm->inter())
+    return inter_alltoallw(call, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes,
+                           byte_displacements);
   Subrank* me = call.me;
   const CommInfo& ci = call.info;
   bool in_place = sendbuf == TMPI_IN_PLACE;
@@ -677,12 +695,18 @@ int do_alltoallw(const Call& call, const void* sendbuf, const int scounts[], con
 
 int do_alltoallv(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[], TMPI_Datatype stype,
                  void* recvbuf, const int rcounts[], const int rdispls[], TMPI_Datatype rtype) {
+  if (call.info.comm->inter()) {  // a block per rank of the remote group
+    const std::size_t n = sz(call.info.comm->remote->size);
+    std::vector<TMPI_Datatype> st(n, stype), rt(n, rtype);
+    return inter_alltoallw(call, sendbuf, scounts, sdispls, st.data(), recvbuf, rcounts, rdispls, rt.data(), false);
+  }
   std::vector<TMPI_Datatype> st(sz(call.info.size), stype), rt(sz(call.info.size), rtype);
   return do_alltoallw(call, sendbuf, scounts, sdispls, st.data(), recvbuf, rcounts, rdispls, rt.data(), false);
 }
 
 int do_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                 TMPI_Datatype rtype) {
+  if (call.info.comm->inter()) return inter_alltoall(call, sendbuf, scount, stype, recvbuf, rcount, rtype);
   int n = call.info.size;
   TypeMapPtr smap, rmap;
   bool in_place = sendbuf == TMPI_IN_PLACE;
@@ -742,6 +766,7 @@ int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMP
 // A reduction to rank 0 and a scatter of the result's parts.
 int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[], TMPI_Datatype type,
                       TMPI_Op op) {
+  if (call.info.comm->inter()) return inter_reduce_scatter(call, sendbuf, recvbuf, rcounts, type, op);
   const CommInfo& ci = call.info;
   long long sum = 0;
   std::vector<int> displs(sz(ci.size));
@@ -858,34 +883,28 @@ extern "C" {
 
 int TMPI_Barrier(TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Barrier", comm);
-  if (call.info.comm->inter()) return inter_barrier(call);
   return do_barrier(call);
 }
 
 int TMPI_Bcast(void* buffer, int count, TMPI_Datatype type, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Bcast", comm);
-  if (call.info.comm->inter()) return inter_bcast(call, buffer, count, type, root);
   return do_bcast(call, buffer, count, type, root);
 }
 
 int TMPI_Reduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, int root,
                 TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Reduce", comm);
-  if (call.info.comm->inter()) return inter_reduce(call, sendbuf, recvbuf, count, type, op, root);
   return do_reduce(call, sendbuf, recvbuf, count, type, op, root);
 }
 
 int TMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Allreduce", comm);
-  if (call.info.comm->inter()) return inter_allreduce(call, sendbuf, recvbuf, count, type, op);
   return do_allreduce(call, sendbuf, recvbuf, count, type, op);
 }
 
 int TMPI_Gather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                 TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Gather", comm);
-  if (call.info.comm->inter())
-    return inter_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   return do_gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
@@ -898,8 +917,6 @@ int TMPI_Gatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, voi
 int TMPI_Scatter(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                  TMPI_Datatype recvtype, int root, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Scatter", comm);
-  if (call.info.comm->inter())
-    return inter_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   return do_scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 
@@ -912,7 +929,6 @@ int TMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
 int TMPI_Allgather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                    TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Allgather", comm);
-  if (call.info.comm->inter()) return inter_allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   int n = call.info.size;
   std::vector<int> counts = uniform_counts(n, recvcount), displs = strided_displs(n, recvcount);
   return do_allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, true);
@@ -927,7 +943,6 @@ int TMPI_Allgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, 
 int TMPI_Alltoall(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, int recvcount,
                   TMPI_Datatype recvtype, TMPI_Comm comm) {
   TMPI_COLLECTIVE_CALL("MPI_Alltoall", comm);
-  if (call.info.comm->inter()) return inter_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   return do_alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 

@@ -3,14 +3,16 @@
 // group, view_call gives the remote group and the union of both groups,
 // all in the intercommunicator's collective context.
 //
-// Every member of both groups draws the same sequence numbers for a call
-// (InterCalls draws three more whatever the member's role), so the
-// messages of consecutive calls never meet. A rooted call moves its data
+// Every member of both groups uses the same sequence numbers for a call
+// (begin_call draws kInterViews of them whatever the member's role, in
+// program order, also for the non-blocking forms), so the messages of
+// consecutive calls never meet. A rooted call moves its data
 // between the root and the other group's rank 0 (the leader), which works
 // with its own group by an intracommunicator algorithm; an all-to-all call
 // moves each group's data between the leaders.
 #include <tucana/tmpi.h>
 
+#include <cassert>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -28,9 +30,9 @@ std::size_t sz(int i) { return static_cast<std::size_t>(i); }
 struct InterCalls {
   explicit InterCalls(const Call& call)
       : local(call),
-        remote(view_call(call, call.info.comm->remote.get(), TMPI_UNDEFINED)),
-        local2(view_call(call, call.info.comm, call.info.rank)),
-        both(view_call(call, call.info.comm->merged.get(), call.info.comm->merged->rank)) {}
+        remote(view_call_at(call, call.info.comm->remote.get(), TMPI_UNDEFINED, 1)),
+        local2(view_call_at(call, call.info.comm, call.info.rank, 2)),
+        both(view_call_at(call, call.info.comm->merged.get(), call.info.comm->merged->rank, 3)) {}
   const Call& local;  // the local group, first step
   Call remote;        // the remote group (send to and receive from its ranks)
   Call local2;        // the local group, last step
@@ -58,6 +60,24 @@ int no_in_place(const Call& c, const void* buf) {
 // The first error of a sequence of steps (every step still runs, so that
 // the other members do not hang).
 int first_error(int a, int b) { return a ? a : b; }
+
+// One block to and one from every rank of the remote group, sent in a
+// rotating order. `out[i]` / `in[i]`: the blocks for / from remote rank i.
+int exchange_with_remote(InterCalls& v, std::vector<std::unique_ptr<Piece>>& out,
+                         std::vector<std::unique_ptr<Piece>>& in, int kind) {
+  const int n = static_cast<int>(in.size());
+  assert(out.size() == in.size());
+  Collective c(v.remote);
+  Exchange x(c);
+  for (int i = 0; i < n; ++i) x.recv(in[sz(i)]->data(), in[sz(i)]->bytes(), i, kind);
+  for (int k = 0; k < n; ++k) {
+    int to = (v.local.info.rank + k) % n;
+    x.send(out[sz(to)]->data(), out[sz(to)]->bytes(), to, kind);
+  }
+  x.wait();
+  for (auto& p : in) p->store();
+  return finish(c);
+}
 
 }  // namespace
 
@@ -256,16 +276,152 @@ int inter_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datat
     out.push_back(std::make_unique<Piece>(sendbuf, static_cast<std::ptrdiff_t>(i) * scount, sz(scount), smap, true));
     in.push_back(std::make_unique<Piece>(recvbuf, static_cast<std::ptrdiff_t>(i) * rcount, sz(rcount), rmap, false));
   }
+  return exchange_with_remote(v, out, in, kTagAlltoall);
+}
+
+int inter_alltoallw(const Call& call, const void* sendbuf, const int scounts[], const int sdispls[],
+                    const TMPI_Datatype stypes[], void* recvbuf, const int rcounts[], const int rdispls[],
+                    const TMPI_Datatype rtypes[], bool byte_displacements) {
+  InterCalls v(call);
+  if (int e = no_in_place(call, sendbuf)) return e;
+  const int n = call.info.comm->remote->size;
+  std::vector<std::unique_ptr<Piece>> out, in;
+  for (int i = 0; i < n; ++i) {
+    TypeMapPtr smap, rmap;
+    if (int e = check_part(call.me, call.comm, call.name, scounts[i], stypes[i], &smap)) return e;
+    if (int e = check_part(call.me, call.comm, call.name, rcounts[i], rtypes[i], &rmap)) return e;
+    if (byte_displacements) {
+      out.push_back(Piece::at_bytes(sendbuf, sdispls[i], sz(scounts[i]), smap, true));
+      in.push_back(Piece::at_bytes(recvbuf, rdispls[i], sz(rcounts[i]), rmap, false));
+    } else {
+      out.push_back(std::make_unique<Piece>(sendbuf, sdispls[i], sz(scounts[i]), smap, true));
+      in.push_back(std::make_unique<Piece>(recvbuf, rdispls[i], sz(rcounts[i]), rmap, false));
+    }
+  }
+  return exchange_with_remote(v, out, in, kTagAlltoall);
+}
+
+int inter_allgatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+                     const int rcounts[], const int displs[], TMPI_Datatype rtype) {
+  InterCalls v(call);
+  TypeMapPtr smap, rmap;
+  if (int e = no_in_place(call, sendbuf)) return e;
+  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &smap)) return e;
+  const int n = call.info.comm->remote->size;
+  std::vector<std::unique_ptr<Piece>> out, in;
+  for (int i = 0; i < n; ++i) {
+    if (int e = check_part(call.me, call.comm, call.name, rcounts[i], rtype, &rmap)) return e;
+    out.push_back(std::make_unique<Piece>(sendbuf, 0, sz(scount), smap, true));  // the same block to everyone
+    in.push_back(std::make_unique<Piece>(recvbuf, displs[i], sz(rcounts[i]), rmap, false));
+  }
+  return exchange_with_remote(v, out, in, kTagAllgather);
+}
+
+int inter_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf,
+                  const int rcounts[], const int displs[], TMPI_Datatype rtype, int root) {
+  InterCalls v(call);
+  if (int e = check_inter_root(call, root)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  TypeMapPtr map;
+  if (root == TMPI_ROOT) {
+    const int n = call.info.comm->remote->size;
+    std::vector<std::unique_ptr<Piece>> blocks;
+    for (int i = 0; i < n; ++i) {
+      if (int e = check_part(call.me, call.comm, call.name, rcounts[i], rtype, &map)) return e;
+      blocks.push_back(std::make_unique<Piece>(recvbuf, displs[i], sz(rcounts[i]), map, false));
+    }
+    Collective c(v.remote);
+    Exchange x(c);
+    for (int i = 0; i < n; ++i) x.recv(blocks[sz(i)]->data(), blocks[sz(i)]->bytes(), i, kTagGather);
+    x.wait();
+    for (auto& b : blocks) b->store();
+    return finish(c);
+  }
+  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &map)) return e;
+  if (int e = no_in_place(call, sendbuf)) return e;
+  Piece mine(sendbuf, 0, sz(scount), map, true);
   Collective c(v.remote);
+  c.send(mine.data(), mine.bytes(), root, kTagGather);
+  return finish(c);
+}
+
+int inter_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[],
+                   TMPI_Datatype stype, void* recvbuf, int rcount, TMPI_Datatype rtype, int root) {
+  InterCalls v(call);
+  if (int e = check_inter_root(call, root)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  TypeMapPtr map;
+  if (root == TMPI_ROOT) {
+    const int n = call.info.comm->remote->size;
+    std::vector<std::unique_ptr<Piece>> blocks;
+    for (int i = 0; i < n; ++i) {
+      if (int e = check_part(call.me, call.comm, call.name, scounts[i], stype, &map)) return e;
+      blocks.push_back(std::make_unique<Piece>(sendbuf, displs[i], sz(scounts[i]), map, true));
+    }
+    Collective c(v.remote);
+    Exchange x(c);
+    for (int i = 0; i < n; ++i) x.send(blocks[sz(i)]->data(), blocks[sz(i)]->bytes(), i, kTagScatter);
+    x.wait();
+    return finish(c);
+  }
+  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &map)) return e;
+  if (int e = no_in_place(call, recvbuf)) return e;
+  Piece mine(recvbuf, 0, sz(rcount), map, false);
+  Collective c(v.remote);
+  c.recv(mine.data(), mine.bytes(), root, kTagScatter);
+  mine.store();
+  return finish(c);
+}
+
+int inter_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[],
+                         TMPI_Datatype type, TMPI_Op op) {
+  InterCalls v(call);
+  const int n = call.info.size;
+  int total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (rcounts[i] < 0)
+      return mpi_error(call.me, call.comm, TMPI_ERR_COUNT, call.name, "negative count %d for rank %d", rcounts[i], i);
+    total += rcounts[i];
+  }
+  std::size_t bytes;
+  TypeMapPtr map;
+  if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
+  Reduction red;
+  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, map, &red)) return e;
+  if (int e = no_in_place(call, sendbuf)) return e;
+  Flat in(sendbuf, sz(total), map, true);
+  std::vector<char> acc(bytes), theirs(bytes);
+  int err;
+  {
+    Collective c(v.local);  // this group's reduction, at its rank 0
+    reduce(c, in.data(), acc.data(), red, 0, bytes);
+    err = finish(c);
+  }
+  if (call.info.rank == 0) {  // the leaders swap their groups' reductions
+    Collective c(v.remote);
+    c.sendrecv(acc.data(), bytes, 0, theirs.data(), bytes, 0, kTagAllreduce);
+    err = first_error(err, finish(c));
+  }
+  // The other group's reduction, scattered over this group by rcounts.
+  const std::size_t element = map->size;
+  Piece mine(recvbuf, 0, sz(rcounts[call.info.rank]), map, false);
+  Collective c(v.local2);
   Exchange x(c);
-  for (int i = 0; i < n; ++i) x.recv(in[sz(i)]->data(), in[sz(i)]->bytes(), i, kTagAlltoall);
-  for (int k = 0; k < n; ++k) {  // a rotating order spreads the traffic
-    int to = (call.info.rank + k) % n;
-    x.send(out[sz(to)]->data(), out[sz(to)]->bytes(), to, kTagAlltoall);
+  if (call.info.rank == 0) {
+    std::size_t at = 0;
+    for (int i = 0; i < n; ++i) {
+      if (i == 0)
+        std::memcpy(mine.data(), theirs.data(), sz(rcounts[0]) * element);
+      else
+        x.send(theirs.data() + at, sz(rcounts[i]) * element, i, kTagScatter);
+      at += sz(rcounts[i]) * element;
+    }
+  } else {
+    x.recv(mine.data(), mine.bytes(), 0, kTagScatter);
   }
   x.wait();
-  for (auto& p : in) p->store();
-  return finish(c);
+  mine.store();
+  return first_error(err, finish(c));
 }
 
 }  // namespace tucana::mpi

@@ -99,6 +99,18 @@ std::vector<T> copy_of(const T* a, int n) {
   return a ? std::vector<T>(a, a + std::max(n, 0)) : std::vector<T>();
 }
 
+// How many ranks a call's per-rank arrays describe: the remote group's on
+// an intercommunicator (MPI 3.1 section 5.2.2), else the communicator's.
+int peers(const Call& call) {
+  return call.info.comm->inter() ? call.info.comm->remote->size : call.info.size;
+}
+
+// Whether this rank is the root of a rooted call (MPI_ROOT on an
+// intercommunicator), the only one whose arrays are significant.
+bool is_root(const Call& call, int root) {
+  return call.info.comm->inter() ? root == TMPI_ROOT : call.info.rank == root;
+}
+
 std::vector<TMPI_Datatype> both(std::vector<TMPI_Datatype> a, const std::vector<TMPI_Datatype>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -157,9 +169,9 @@ int TMPI_Igather(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, voi
 int TMPI_Igatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int displs[], TMPI_Datatype recvtype, int root, TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Igatherv", comm);
-  bool root_side = call.info.rank == root;  // only the root's arrays are significant
-  auto rc = copy_of(root_side ? recvcounts : nullptr, call.info.size);
-  auto rd = copy_of(root_side ? displs : nullptr, call.info.size);
+  bool root_side = is_root(call, root);  // only the root's arrays are significant
+  auto rc = copy_of(root_side ? recvcounts : nullptr, peers(call));
+  auto rd = copy_of(root_side ? displs : nullptr, peers(call));
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, root);
   });
@@ -177,9 +189,9 @@ int TMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
                    void* recvbuf, int recvcount, TMPI_Datatype recvtype, int root, TMPI_Comm comm,
                    TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iscatterv", comm);
-  bool root_side = call.info.rank == root;
-  auto sc = copy_of(root_side ? sendcounts : nullptr, call.info.size);
-  auto sd = copy_of(root_side ? displs : nullptr, call.info.size);
+  bool root_side = is_root(call, root);
+  auto sc = copy_of(root_side ? sendcounts : nullptr, peers(call));
+  auto sd = copy_of(root_side ? displs : nullptr, peers(call));
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_scatterv(c, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, recvcount, recvtype, root);
   });
@@ -198,7 +210,7 @@ int TMPI_Iallgatherv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype,
                      const int recvcounts[], const int displs[], TMPI_Datatype recvtype, TMPI_Comm comm,
                      TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Iallgatherv", comm);
-  auto rc = copy_of(recvcounts, call.info.size), rd = copy_of(displs, call.info.size);
+  auto rc = copy_of(recvcounts, peers(call)), rd = copy_of(displs, peers(call));
   return launch(call, request, {sendtype, recvtype}, TMPI_OP_NULL, [=](const Call& c) {
     return do_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, rc.data(), rd.data(), recvtype, false);
   });
@@ -216,7 +228,7 @@ int TMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
                     void* recvbuf, const int recvcounts[], const int rdispls[], TMPI_Datatype recvtype,
                     TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ialltoallv", comm);
-  int n = call.info.size;
+  int n = peers(call);
   bool in_place = sendbuf == TMPI_IN_PLACE;
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
   auto rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n);
@@ -229,7 +241,7 @@ int TMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
                     void* recvbuf, const int recvcounts[], const int rdispls[], const TMPI_Datatype recvtypes[],
                     TMPI_Comm comm, TMPI_Request* request) {
   TMPI_COLLECTIVE_CALL("MPI_Ialltoallw", comm);
-  int n = call.info.size;
+  int n = peers(call);
   bool in_place = sendbuf == TMPI_IN_PLACE;
   auto sc = copy_of(in_place ? nullptr : sendcounts, n), sd = copy_of(in_place ? nullptr : sdispls, n);
   auto st = copy_of(in_place ? nullptr : sendtypes, n);
