@@ -11,6 +11,10 @@
  *     on rank 0 (mutual exclusion: the count is exact), shared lock_all with
  *     flush, MPI_Fetch_and_op and MPI_Compare_and_swap tickets.
  *  5. MPI_Win_allocate, request-based MPI_Rput/MPI_Rget/MPI_Rget_accumulate.
+ *  5b. MPI_Get_accumulate from every rank on one location of rank 0 under
+ *     lock_all: the old values each rank fetched are all different and
+ *     form the chain of partial sums (accumulates are atomic per element);
+ *     MPI_NO_OP reads the total.
  *  6. MPI_Win_allocate_shared over MPI_Comm_split_type(SHARED): direct
  *     loads of a neighbour's segment after a fence; contiguous segments.
  *  7. MPI_Win_create_dynamic with attach and an address from MPI_Get_address.
@@ -193,6 +197,44 @@ static void allocate_and_requests(int rank, int size)
     MPI_Win_free(&win);
 }
 
+static void get_accumulate(int rank, int size)
+{
+    long long *cell = NULL, one = rank + 1, old = -1, total = -1, dummy = 0;
+    MPI_Win win;
+    MPI_Win_allocate(sizeof(long long), sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD, &cell, &win);
+    *cell = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Get_accumulate(&one, 1, MPI_LONG_LONG, &old, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, MPI_SUM, win);
+    MPI_Win_flush(0, win);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Get_accumulate(&dummy, 1, MPI_LONG_LONG, &total, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, MPI_NO_OP, win);
+    MPI_Win_unlock_all(win);
+    CHECK((long long)size * (size + 1) / 2, total, "MPI_Get_accumulate(MPI_NO_OP) reads the sum of all");
+    /* every old value plus its own contribution is another rank's old
+     * value, or the total: the fetched values chain */
+    long long *olds = xmalloc(sizeof(long long) * (size_t)size);
+    long long *adds = xmalloc(sizeof(long long) * (size_t)size);
+    MPI_Allgather(&old, 1, MPI_LONG_LONG, olds, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    MPI_Allgather(&one, 1, MPI_LONG_LONG, adds, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    int zeros = 0;
+    for (int r = 0; r < size; r++) {
+        long long next = olds[r] + adds[r];
+        int found = next == total;
+        for (int q = 0; q < size && !found; q++)
+            found = olds[q] == next;
+        CHECK_TRUE(found, "MPI_Get_accumulate: rank %d's old value %lld + %lld is another's old value or the total",
+                   r, olds[r], adds[r]);
+        zeros += olds[r] == 0;
+    }
+    CHECK(1, zeros, "MPI_Get_accumulate: exactly one rank fetched the initial 0");
+    free(olds);
+    free(adds);
+    MPI_Win_free(&win);
+}
+
 static void shared(int rank)
 {
     MPI_Comm node;
@@ -301,6 +343,7 @@ int main(int argc, char **argv)
     pscw(rank, size);
     passive(rank, size);
     allocate_and_requests(rank, size);
+    get_accumulate(rank, size);
     shared(rank);
     dynamic(rank, size);
     attributes_and_errors(rank, size);
