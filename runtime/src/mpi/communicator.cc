@@ -192,16 +192,43 @@ int from_world(const Subrank* me, TMPI_Comm comm, int world) {
   return c ? c->peer_from_world(world) : TMPI_UNDEFINED;
 }
 
-ContextTurn::ContextTurn(Handles& h) : h_(h), mine_(h.ticket.fetch_add(1, std::memory_order_acq_rel)) {}
+ContextTurn::ContextTurn(Handles& h, const char* call)
+    : h_(h), call_(call), mine_(h.ticket.fetch_add(1, std::memory_order_acq_rel)) {}
 
 ContextTurn::~ContextTurn() {
   wait();
-  h_.serving.fetch_add(1, std::memory_order_acq_rel);
+  std::vector<fiber::Fiber*> waiters;
+  {
+    std::lock_guard<std::mutex> guard(h_.turn_lock);
+    h_.serving.fetch_add(1, std::memory_order_acq_rel);
+    waiters.swap(h_.turn_waiters);
+  }
+  for (fiber::Fiber* f : waiters) sched::Scheduler::unpark(f);
 }
 
 void ContextTurn::wait() {
-  // An earlier turn is a pending MPI_Comm_idup's helper: let it run.
-  while (h_.serving.load(std::memory_order_acquire) != mine_) sched::Scheduler::yield();
+  // An earlier turn is a pending MPI_Comm_idup's helper: park until a turn
+  // ends (each end wakes every waiter, which checks again).
+  if (h_.serving.load(std::memory_order_acquire) == mine_) return;
+  Subrank* me = current_subrank();
+  bool marked = false;
+  if (call_ && me && sched::Scheduler::current_fiber() == me->fiber && !me->blocked.call) {
+    BlockedIn b;
+    b.call = call_;
+    b.note = "waiting for an earlier MPI_Comm_idup of this subrank to agree on its context pair (a subrank's "
+             "communicator creations agree one at a time, in the order of its calls)";
+    me->blocked = b;
+    marked = true;
+  }
+  while (h_.serving.load(std::memory_order_acquire) != mine_) {
+    {
+      std::lock_guard<std::mutex> guard(h_.turn_lock);
+      if (h_.serving.load(std::memory_order_acquire) == mine_) break;
+      h_.turn_waiters.push_back(sched::Scheduler::current_fiber());
+    }
+    sched::Scheduler::park();
+  }
+  if (marked) me->blocked.call = nullptr;
 }
 
 const char* comm_name(TMPI_Comm comm) { return comm_name(comm, current_subrank()); }
@@ -330,7 +357,7 @@ int install_comm(Subrank* me, TMPI_Comm err_comm, const char* call, CommPtr c, T
 int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
                 bool member, TMPI_Comm* newcomm, Comm** created) {
   if (pi.comm->inter()) return inter_unsupported(me, parent, call);
-  ContextTurn turn(me->handles);
+  ContextTurn turn(me->handles, call);
   turn.wait();
   int ctx = 0;
   if (pi.size == 1) {  // nobody else can ever send on it
@@ -484,7 +511,7 @@ CommPtr make_inter(const Subrank* me, std::vector<int> local, std::vector<int> r
 // MPI_Comm_dup of an intercommunicator: the pair is agreed over both groups.
 int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_dup";
-  ContextTurn turn(me->handles);
+  ContextTurn turn(me->handles, call);
   turn.wait();
   int ctx = 0;
   if (int e = agree_pair(me, comm, call, over_union(base_call(me, comm, pi, call)), &ctx)) return e;
@@ -632,7 +659,7 @@ int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer
     return leader ? verdict
                   : mpi_error(me, local_comm, verdict, call, "the local leader (rank %d) was given an invalid argument",
                               local_leader);
-  ContextTurn turn(me->handles);
+  ContextTurn turn(me->handles, call);
   turn.wait();
   std::vector<int> mine = li.comm->members(), theirs;
   int counts[2] = {static_cast<int>(mine.size()), 0};
@@ -699,7 +726,7 @@ int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm)
   std::vector<int> members = local_first ? ic.members() : ic.remote->members();
   std::vector<int> rest = local_first ? ic.remote->members() : ic.members();
   members.insert(members.end(), rest.begin(), rest.end());
-  ContextTurn turn(me->handles);
+  ContextTurn turn(me->handles, call);
   turn.wait();
   int ctx = 0;
   if (int e = agree_pair(me, intercomm, call, over_union(base), &ctx)) return e;
@@ -731,7 +758,7 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
   const int ub = Runtime::get().transport.user_tag_ub();
   if (tag < 0 || tag > ub)
     return mpi_error(me, comm, TMPI_ERR_TAG, call, "invalid tag %d (tags go from 0 to MPI_TAG_UB = %d)", tag, ub);
-  ContextTurn turn(me->handles);
+  ContextTurn turn(me->handles, call);
   turn.wait();
   int ctx = 0;
   if (g->world.size() == 1) {

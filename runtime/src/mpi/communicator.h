@@ -41,6 +41,10 @@
 #include <utility>
 #include <vector>
 
+namespace tucana::fiber {
+class Fiber;
+}
+
 namespace tucana::mpi {
 
 struct Subrank;
@@ -176,6 +180,10 @@ struct Handles {
   // `serving` reaches it (see ContextTurn).
   std::atomic<unsigned> ticket{0};
   std::atomic<unsigned> serving{0};
+  // Fibers parked until `serving` moves (ContextTurn::wait), and the lock
+  // that orders their registration against the move, so no wake-up is lost.
+  std::mutex turn_lock;
+  std::vector<fiber::Fiber*> turn_waiters;
 
   // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
   // of `world_size`.
@@ -199,13 +207,17 @@ struct Handles {
 };
 
 // This subrank's turn to agree on a context pair (Handles::ticket): drawn
-// when made, in program order; wait() yields until every earlier turn is
-// over (a pending MPI_Comm_idup's helper); the turn ends with the object
+// when made, in program order; wait() parks the fiber until every earlier
+// turn is over (a pending MPI_Comm_idup's helper; parked, the fiber counts
+// as blocked, so a program whose ranks order such calls differently gets a
+// deadlock report rather than a silent hang); the turn ends with the object
 // (which waits for it first if wait() was not called). Contract: one
 // subrank's turns are made and waited for by that subrank's fibers only.
 class ContextTurn {
  public:
-  explicit ContextTurn(Handles& h);
+  // `call`: the MPI call that holds the turn, for the deadlock report when
+  // the subrank's own fiber waits in it (null: a helper's turn).
+  explicit ContextTurn(Handles& h, const char* call = nullptr);
   ~ContextTurn();
   ContextTurn(const ContextTurn&) = delete;
   ContextTurn& operator=(const ContextTurn&) = delete;
@@ -213,6 +225,7 @@ class ContextTurn {
 
  private:
   Handles& h_;
+  const char* call_;
   unsigned mine_;
 };
 
