@@ -47,32 +47,33 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
   return true;
 }
 
-int draw_seq(Comm& c) {
-  // The sequence number wraps within the tag bits left above the kind: a
-  // clash needs that many collectives in flight on one communicator at once.
-  int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
-  return static_cast<int>(c.collective_seq++ & static_cast<unsigned>(seq_mask));
+namespace {
+
+// The sequence number wraps within the tag bits left above the kind: a
+// clash needs that many collectives in flight on one communicator at once.
+unsigned seq_mask() { return static_cast<unsigned>(Runtime::get().transport.user_tag_ub() >> kKindBits); }
+
+// `base` on another view, with sequence number `seq`.
+Call on_view(const Call& base, Comm* view, int rank, int seq) {
+  Call v = base;
+  v.info.comm = view;
+  v.info.size = view->size;
+  v.info.rank = rank;
+  v.seq = seq;
+  return v;
 }
+
+}  // namespace
+
+int draw_seq(Comm& c) { return static_cast<int>(c.collective_seq++ & seq_mask()); }
 
 Call view_call_at(const Call& base, Comm* view, int rank, int k) {
   assert(k > 0 && k < kInterViews);
-  Call v = base;
-  v.info.comm = view;
-  v.info.size = view->size;
-  v.info.rank = rank;
-  int seq_mask = Runtime::get().transport.user_tag_ub() >> kKindBits;
-  v.seq = (base.seq + k) & seq_mask;
-  return v;
+  unsigned seq = (static_cast<unsigned>(base.seq) + static_cast<unsigned>(k)) & seq_mask();
+  return on_view(base, view, rank, static_cast<int>(seq));
 }
 
-Call view_call(const Call& base, Comm* view, int rank) {
-  Call v = base;
-  v.info.comm = view;
-  v.info.size = view->size;
-  v.info.rank = rank;
-  v.seq = draw_seq(*base.info.comm);
-  return v;
-}
+Call view_call(const Call& base, Comm* view, int rank) { return on_view(base, view, rank, draw_seq(*base.info.comm)); }
 
 Collective::Collective(const Call& call) : call_(call) {
   // Only the subrank's own fiber describes what it waits in; a helper fiber

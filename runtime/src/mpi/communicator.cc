@@ -274,6 +274,20 @@ int bad_group(Subrank* me, const char* call, TMPI_Group group) {
   return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_GROUP, call, "invalid group %d", group);
 }
 
+// The arguments of MPI_Comm_create and MPI_Comm_create_group: an
+// intracommunicator `comm` and a group of its members.
+int subgroup_args(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Group group, CommInfo* pi, const Group** g) {
+  if (!comm_info(me, comm, pi)) return bad_comm(me, call, comm);
+  if (pi->comm->inter()) return inter_unsupported(me, comm, call);
+  *g = me->handles.group(group);
+  if (!*g) return bad_group(me, call, group);
+  for (int w : (*g)->world)
+    if (pi->comm->from_world(w) == TMPI_UNDEFINED)
+      return mpi_error(me, comm, TMPI_ERR_GROUP, call, "the group holds world rank %d, which is not in %s", w,
+                       comm_name(comm));
+  return TMPI_SUCCESS;
+}
+
 // A pair that never leaves the subrank (a communicator of one member).
 int private_pair(Handles& h) {
   std::lock_guard<std::mutex> guard(h.context_lock);
@@ -743,14 +757,8 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
   const char* call = "MPI_Comm_create_group";
   Subrank* me = enter(call);
   CommInfo pi;
-  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
-  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
-  const Group* g = me->handles.group(group);
-  if (!g) return bad_group(me, call, group);
-  for (int w : g->world)
-    if (pi.comm->from_world(w) == TMPI_UNDEFINED)
-      return mpi_error(me, comm, TMPI_ERR_GROUP, call, "the group holds world rank %d, which is not in %s", w,
-                       comm_name(comm));
+  const Group* g = nullptr;
+  if (int e = subgroup_args(me, call, comm, group, &pi, &g)) return e;
   const int my_rank = g->rank_of_world(me->world);
   if (my_rank == TMPI_UNDEFINED)
     return mpi_error(me, comm, TMPI_ERR_GROUP, call,
@@ -919,14 +927,8 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_create";
   Subrank* me = enter(call);
   CommInfo pi;
-  if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
-  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
-  const Group* g = me->handles.group(group);
-  if (!g) return bad_group(me, call, group);
-  for (int w : g->world)
-    if (pi.comm->from_world(w) == TMPI_UNDEFINED)
-      return mpi_error(me, comm, TMPI_ERR_GROUP, call, "the group holds world rank %d, which is not in %s", w,
-                       comm_name(comm));
+  const Group* g = nullptr;
+  if (int e = subgroup_args(me, call, comm, group, &pi, &g)) return e;
   bool member = g->rank_of_world(me->world) != TMPI_UNDEFINED;
   return create_comm(me, comm, pi, call, g->world, member, newcomm);
 }

@@ -174,62 +174,20 @@ int inter_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int co
   return first_error(err, finish(c));
 }
 
+// MPI_Gather and MPI_Scatter are their v forms with equal blocks, one
+// after another (the counts and displacements matter at the root only).
 int inter_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                  TMPI_Datatype rtype, int root) {
-  InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  TypeMapPtr map;
-  if (root == TMPI_ROOT) {
-    if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &map)) return e;
-    const int n = call.info.comm->remote->size;
-    std::vector<std::unique_ptr<Piece>> blocks;
-    Collective c(v.remote);
-    Exchange x(c);
-    for (int i = 0; i < n; ++i) {
-      const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * rcount;
-      blocks.push_back(std::make_unique<Piece>(recvbuf, at, sz(rcount), map, false));
-      x.recv(blocks.back()->data(), blocks.back()->bytes(), i, kTagGather);
-    }
-    x.wait();
-    for (auto& b : blocks) b->store();
-    return finish(c);
-  }
-  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &map)) return e;
-  if (int e = no_in_place(call, sendbuf)) return e;
-  Piece mine(sendbuf, 0, sz(scount), map, true);
-  Collective c(v.remote);
-  c.send(mine.data(), mine.bytes(), root, kTagGather);
-  return finish(c);
+  const int n = call.info.comm->remote->size;
+  std::vector<int> counts = uniform_counts(n, rcount), displs = strided_displs(n, rcount);
+  return inter_gatherv(call, sendbuf, scount, stype, recvbuf, counts.data(), displs.data(), rtype, root);
 }
 
 int inter_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                   TMPI_Datatype rtype, int root) {
-  InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  TypeMapPtr map;
-  if (root == TMPI_ROOT) {
-    if (int e = check_part(call.me, call.comm, call.name, scount, stype, &map)) return e;
-    const int n = call.info.comm->remote->size;
-    std::vector<std::unique_ptr<Piece>> blocks;
-    Collective c(v.remote);
-    Exchange x(c);
-    for (int i = 0; i < n; ++i) {
-      const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * scount;
-      blocks.push_back(std::make_unique<Piece>(sendbuf, at, sz(scount), map, true));
-      x.send(blocks.back()->data(), blocks.back()->bytes(), i, kTagScatter);
-    }
-    x.wait();
-    return finish(c);
-  }
-  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &map)) return e;
-  if (int e = no_in_place(call, recvbuf)) return e;
-  Piece mine(recvbuf, 0, sz(rcount), map, false);
-  Collective c(v.remote);
-  c.recv(mine.data(), mine.bytes(), root, kTagScatter);
-  mine.store();
-  return finish(c);
+  const int n = call.info.comm->remote->size;
+  std::vector<int> counts = uniform_counts(n, scount), displs = strided_displs(n, scount);
+  return inter_scatterv(call, sendbuf, counts.data(), displs.data(), stype, recvbuf, rcount, rtype, root);
 }
 
 int inter_allgather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,

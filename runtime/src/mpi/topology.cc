@@ -20,6 +20,13 @@ using namespace tucana::mpi;
 
 namespace {
 
+// MPI_ERR_RANK unless `rank` is a rank of `c` (the communicator `comm`).
+int check_rank(Subrank* me, TMPI_Comm comm, const char* call, const Comm& c, int rank) {
+  if (rank >= 0 && rank < c.size) return TMPI_SUCCESS;
+  return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", rank, comm_name(comm),
+                   c.size - 1);
+}
+
 const Comm* cart_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
   const Comm* c = me->handles.comm(comm);
   if (!c) {
@@ -278,9 +285,7 @@ int TMPI_Cart_coords(TMPI_Comm comm, int rank, int maxdims, int coords[]) {
   int err = 0;
   const Comm* c = cart_of(me, comm, call, &err);
   if (!c) return err;
-  if (rank < 0 || rank >= c->size)
-    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", rank, comm_name(comm),
-                     c->size - 1);
+  if (int e = check_rank(me, comm, call, *c, rank)) return e;
   std::vector<int> all(c->cart->dims.size());
   coords_of(*c->cart, rank, all.data());
   for (int d = 0; d < std::min(maxdims, static_cast<int>(all.size())); ++d) coords[d] = all[static_cast<std::size_t>(d)];
@@ -426,9 +431,7 @@ int TMPI_Graph_neighbors_count(TMPI_Comm comm, int rank, int* nneighbors) {
   int err = 0;
   const Comm* c = graph_of(me, comm, call, &err);
   if (!c) return err;
-  if (rank < 0 || rank >= c->size)
-    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", rank, comm_name(comm),
-                     c->size - 1);
+  if (int e = check_rank(me, comm, call, *c, rank)) return e;
   *nneighbors = static_cast<int>(graph_neighbors(*c->graph, rank).size());
   return TMPI_SUCCESS;
 }
@@ -439,9 +442,7 @@ int TMPI_Graph_neighbors(TMPI_Comm comm, int rank, int maxneighbors, int neighbo
   int err = 0;
   const Comm* c = graph_of(me, comm, call, &err);
   if (!c) return err;
-  if (rank < 0 || rank >= c->size)
-    return mpi_error(me, comm, TMPI_ERR_RANK, call, "invalid rank %d (%s has ranks 0 to %d)", rank, comm_name(comm),
-                     c->size - 1);
+  if (int e = check_rank(me, comm, call, *c, rank)) return e;
   std::vector<int> nb = graph_neighbors(*c->graph, rank);
   for (int i = 0; i < std::min(maxneighbors, static_cast<int>(nb.size())); ++i) neighbors[i] = nb[static_cast<std::size_t>(i)];
   return TMPI_SUCCESS;
