@@ -1,14 +1,26 @@
 /* The runtime interface that tucana-translate generates calls to: a
- * superblock (an annotated loop) runs as a set of regions, each executed once
- * per iteration when the regions it depends on are done. See
- * docs/translator.md for the translation scheme. C and C++. */
+ * superblock (an annotated loop, or a { } block run once) runs each of its
+ * iterations as a set of regions, each executed once per iteration when the
+ * regions it depends on are done. See docs/translator.md for the
+ * translation scheme. C and C++.
+ *
+ * The translated loop keeps its own header: the condition and the increment
+ * run exactly where and as often as in the original program. Inside each
+ * iteration, the body is a dispatch loop:
+ *
+ *   tucana_superblock *sb = tucana_sb_begin(&desc);
+ *   for (INIT; COND; INC) {
+ *     for (int r; (r = tucana_sb_next(sb)) >= 0;)
+ *       switch (r) { case 0: REGION0; tucana_sb_ran(sb, 0); break; ... }
+ *   }
+ *   tucana_sb_end(sb);
+ */
 #ifndef TUCANA_SUPERBLOCK_H
 #define TUCANA_SUPERBLOCK_H
 
 #include <tucana/tmpi.h>
 
 #ifdef __cplusplus
-#include <type_traits> /* std::decay: copies of an 'auto' loop variable */
 extern "C" {
 #endif
 
@@ -41,32 +53,48 @@ typedef struct tucana_superblock_desc {
 
 typedef struct tucana_superblock tucana_superblock;
 
-/* Starts a superblock on the calling subrank (pushed on its superblock stack). */
+/* Starts a superblock on the calling subrank (pushed on its superblock
+ * stack; superblocks nest through calls, recursion included). */
 tucana_superblock *tucana_sb_begin(const tucana_superblock_desc *desc);
 
-/* The region to run next: one whose dependencies for its next iteration are
- * done. Suspends the subrank (its worker runs other subranks) while none is
- * ready. Returns -1 once every region has finished and every request posted
- * in the superblock has completed. */
+/* The region to run next in the current iteration: one that has not run in
+ * this iteration and whose dependencies are done (depends(x): x of this
+ * iteration has run and its requests have completed; depends(x*): the same
+ * for x of the previous iteration). Suspends the subrank (its worker runs
+ * other subranks) while none is ready. Returns -1 once every region has run
+ * in this iteration; the next call after that starts the next iteration. */
 int tucana_sb_next(tucana_superblock *sb);
 
-/* The region returned by tucana_sb_next has run its code for one iteration.
- * It is done once the requests it posted have completed. */
+/* The region returned by tucana_sb_next has run its code for this
+ * iteration. It is done once the requests it posted have completed. A
+ * region whose priority is negative gives its worker to another ready
+ * subrank here (Bamboo's yielding rule). */
 void tucana_sb_ran(tucana_superblock *sb, int region);
 
-/* The region has no further iteration (the loop condition was false). */
-void tucana_sb_finish(tucana_superblock *sb, int region);
+/* Sets the scheduling priority of `region` (or of every region of the
+ * superblock when region is -1) from now on; default 0. Among the ready
+ * regions of all subranks of a process, higher priorities run first. */
+void tucana_sb_priority(tucana_superblock *sb, int region, int priority);
 
-/* Ends the superblock (popped from the subrank's superblock stack). */
+/* Ends the superblock: waits (suspending the subrank) until every request
+ * posted in it has completed, then pops it from the superblock stack. */
 void tucana_sb_end(tucana_superblock *sb);
 
-/* Replacements of MPI_Wait / MPI_Waitall inside a superblock. The regions'
- * dependencies already guarantee these requests (the region only runs once
- * they are complete), so these return at once, filling the statuses and
- * releasing the requests. A request the graph does not cover is waited for,
- * with a one-time warning naming the region. */
-int tucana_sb_wait(tucana_superblock *sb, TMPI_Request *request, TMPI_Status *status);
-int tucana_sb_waitall(tucana_superblock *sb, int count, TMPI_Request requests[], TMPI_Status statuses[]);
+/* Blocking point-to-point calls inside receive and send blocks, reinterpreted
+ * (the Bamboo front end, docs/annotations.md): when a region of a superblock
+ * is running on the calling subrank (here or in a function it calls), the
+ * call is posted as the non-blocking one, attributed to that region, and
+ * returns at once; its completion is a dependency of the regions that depend
+ * on that region, and `status` (unless TMPI_STATUS_IGNORE) is filled before
+ * any of them runs. Outside a running region they are the blocking calls.
+ * Contract: buffers and `status` stay valid until the region is done (the
+ * translator only reinterpets calls whose arguments outlive the region). */
+int tucana_sb_recv(void *buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
+                   TMPI_Status *status);
+int tucana_sb_send(const void *buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm);
+int tucana_sb_sendrecv(const void *sendbuf, int sendcount, TMPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
+                       TMPI_Comm comm, TMPI_Status *status);
 
 #ifdef __cplusplus
 }
