@@ -241,6 +241,8 @@ class Analyzer {
   std::set<const Annotation*> used_;
   std::set<const Stmt*> conflicted_;  // statements with two region pragmas (reported)
   TranslationPlan plan_;
+  std::vector<std::pair<unsigned, unsigned>> candidates_;  // every superblock found, built or not
+  std::vector<const Stmt*> candidate_stmts_;
 };
 
 const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
@@ -293,6 +295,11 @@ TranslationPlan Analyzer::run() {
 
   std::vector<Superblock> found;
   find_superblocks(found);
+  for (const Superblock& sb : found) {
+    candidates_.push_back({offset(sb.begin), end_offset(sb.stmt)});
+    candidate_stmts_.push_back(sb.stmt);
+    if (sb.olap_block) candidate_stmts_.push_back(sb.olap_block);
+  }
   std::sort(found.begin(), found.end(),
             [&](const Superblock& x, const Superblock& y) { return offset(x.begin) < offset(y.begin); });
   for (Superblock& sb : found) {
@@ -322,8 +329,11 @@ TranslationPlan Analyzer::run() {
       bool before = unwrap(stmt) == unwrap(sb.stmt) || stmt == sb.olap_block;
       if (inside || before) target = &sb;
     }
+    bool failed = false;  // its superblock had errors, reported already
+    for (const auto& [begin, end] : candidates_) failed = failed || (at >= begin && at < end);
+    for (const Stmt* c : candidate_stmts_) failed = failed || unwrap(c) == unwrap(stmt);
     if (!target) {
-      report(diags_, a->hash_loc, Diag::PriorityOutsideOlap);
+      if (!failed) report(diags_, a->hash_loc, Diag::PriorityOutsideOlap);
       continue;
     }
     target->priority = a->priority;
@@ -435,12 +445,12 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
 bool Analyzer::build(Superblock& sb) {
   unsigned errors_before = diags_.getNumErrors();
   bool ok = sb.pragma && sb.pragma->is_bamboo() ? build_bamboo_regions(sb, sb.olap_block) : build_regions(sb);
-  if (!ok) return false;
-  if (!build_graph(sb)) return false;
+  ok = ok && build_graph(sb);
+  // The regions' own checks run in any case: every error in one run.
   std::vector<Reinterpretation> reinterpretations;
   for (const Region& r : sb.regions) check_region(sb, r, reinterpretations);
-  check_cross_part_declarations(sb);
-  if (diags_.getNumErrors() != errors_before) return false;
+  if (ok) check_cross_part_declarations(sb);
+  if (!ok || diags_.getNumErrors() != errors_before) return false;
   plan_.reinterpretations.insert(plan_.reinterpretations.end(), reinterpretations.begin(), reinterpretations.end());
   return true;
 }
@@ -563,25 +573,38 @@ bool Analyzer::build_graph(Superblock& sb) {
     // Bamboo's partial order: receive blocks in order, send blocks in
     // order, each independent of the other kind; a compute part after
     // every part before it (so after the messages it may read arrived and
-    // the buffers it may overwrite were sent); a send block after its own
-    // previous iteration and a compute part after the last send block of
-    // the previous iteration (send buffers are reused).
+    // the buffers it may overwrite were sent); a receive or send block
+    // after its own previous iteration and a compute part after the last
+    // send block of the previous iteration (buffers are reused).
     int last[3] = {-1, -1, -1};
     int last_send = -1;
     for (const Region& r : sb.regions)
       if (r.kind == AnnotationKind::Send) last_send = static_cast<int>(&r - sb.regions.data());
+    // after_receive[i]: region i waits for messages of this iteration.
+    std::vector<bool> after_receive(sb.regions.size(), false);
+    bool ok = true;
     for (std::size_t i = 0; i < sb.regions.size(); ++i) {
       Region& r = sb.regions[i];
       int k = r.kind == AnnotationKind::Receive ? 0 : r.kind == AnnotationKind::Send ? 1 : 2;
       auto dep = [&](int region, bool previous) {
-        if (region >= 0) r.deps.push_back({region, previous, {}});
+        if (region < 0) return;
+        r.deps.push_back({region, previous, {}});
+        if (!previous && after_receive[static_cast<std::size_t>(region)]) after_receive[i] = true;
       };
-      if (k == 0) dep(last[0], false), dep(last[2], false);
+      if (k == 0) dep(last[0], false), dep(last[2], false), dep(static_cast<int>(i), true), after_receive[i] = true;
       if (k == 1) dep(last[1], false), dep(last[2], false), dep(static_cast<int>(i), true);
       if (k == 2) dep(last[0], false), dep(last[1], false), dep(last[2], false), dep(last_send, true);
+      // A send block after code that waits for this iteration's messages
+      // would wait for them too: with every rank doing the same, no message
+      // would ever leave (Bamboo's Table 1 case).
+      if (k == 1 && last[2] >= 0 && after_receive[i]) {
+        const Region& c = sb.regions[static_cast<std::size_t>(last[2])];
+        report(diags_, c.first->getBeginLoc(), Diag::ComputeBeforeSend) << c.name << r.name;
+        ok = false;
+      }
       last[k] = static_cast<int>(i);
     }
-    return true;
+    return ok;
   }
   // Names are unique.
   std::map<std::string, int> index;
