@@ -14,13 +14,12 @@
 
 #define FOR_EACH_STEP(v, n) for ((v) = 0; (v) < (n); ++(v))
 
-static int rank, size, left, right;
-
 /* One ring step: receive from the left, send to the right, add. The
  * requests are waited for in the compute part. */
 static double ring_value(double mine, double got) { return 0.5 * mine + got + 1.0; }
 
 int main(int argc, char **argv) {
+  int rank, size, left, right;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
