@@ -1,7 +1,10 @@
 // Control flow cannot leave a region: each region runs on its own, once per
 // iteration, so 'return', 'goto', and 'break' or 'continue' that would
-// leave the superblock loop are errors. 'break' out of a loop or switch
-// inside the region, and 'continue' of a loop inside it, are fine.
+// leave the superblock loop are errors, and so is a 'goto' to a label
+// outside the region (of another region included); all of them are
+// reported. 'break' out of a loop or switch inside the region, and
+// 'continue' of a loop inside it, are fine (see also
+// control_flow_inside_region.cpp).
 //
 // RUN: rm -f %t.out
 // RUN: not %tucana-translate %s -o %t.out -- 2>&1 | FileCheck %s -DFILE=%s --match-full-lines --implicit-check-not=error: --implicit-check-not=warning: --implicit-check-not=note:
@@ -39,6 +42,15 @@ int f(double *a, int n) {
       if (a[i] == 42)
         // CHECK: [[FILE]]:[[@LINE+1]]:9: error: 'goto' cannot leave a superblock's regions (each region runs on its own, once per iteration)
         goto done;
+      if (a[i] == 7)
+        // A label of another region is outside this one too.
+        // CHECK: [[FILE]]:[[@LINE+1]]:9: error: 'goto' cannot leave a superblock's regions (each region runs on its own, once per iteration)
+        goto other;
+    }
+#pragma tucana region(last) depends(work)
+    {
+    other:
+      a[0] += 1;
     }
   }
 done:

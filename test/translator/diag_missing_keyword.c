@@ -1,4 +1,4 @@
-// A bare '#pragma tucana' (or toucan, mate) is an error that lists the
+// A bare '#pragma tucana' (or toucan, mate, bamboo) is an error that lists the
 // keywords of that spelling.
 //
 // RUN: rm -f %t.out
@@ -6,10 +6,13 @@
 // RUN: not test -e %t.out
 
 void f(double *a) {
-  // CHECK: [[FILE]]:[[@LINE+1]]:9: error: '#pragma tucana' needs a keyword; expected superblock, receive, send, compute or region(NAME)
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma tucana' needs a keyword; expected superblock, receive, send, compute or region(NAME)
 #pragma tucana
   a[0] = 0;
-  // CHECK: [[FILE]]:[[@LINE+1]]:9: error: '#pragma mate' needs a keyword; expected region(NAME)
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma mate' needs a keyword; expected region(NAME)
 #pragma mate
   a[1] = 0;
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma bamboo' needs a keyword; expected olap, receive, send or priority(N)
+#pragma bamboo
+  a[2] = 0;
 }

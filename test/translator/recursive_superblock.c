@@ -1,8 +1,8 @@
 // A superblock in a recursive function: the recursive call runs inside a
 // region and starts the same superblock again, one level deeper (the runtime
 // keeps a stack of active superblocks per subrank). The region tables are
-// static constants, shared by all levels; the loop variables and the
-// superblock handle are locals, one per call. Superblocks are numbered in
+// static constants, shared by all levels; the superblock handle is a local,
+// one per call. Superblocks are numbered in
 // the order of the file: tucana_sb0 in level(), tucana_sb1 in main().
 //
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
@@ -19,29 +19,27 @@
 static double level(int depth, int left, int right) {
   double mine = depth, got = 0.0, acc = 0.0;
   MPI_Request req[2];
-  // CHECK: /* tucana: superblock recursive_superblock.c:{{[0-9]+}}, regions receive send compute (translated by tucana-translate) */
-  // CHECK-NEXT: {
+  // CHECK: { /* tucana: superblock recursive_superblock.c:[[#SB0:@LINE+7]], regions receive send compute (translated by tucana-translate) */
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}2, 1}};
   // CHECK:   static const tucana_region_desc tucana_sb0_regions[] = {
-  // CHECK:   static const tucana_superblock_desc tucana_sb0_desc = {"recursive_superblock.c:{{[0-9]+}}", 3, tucana_sb0_regions};
-  // CHECK-NEXT:   int tucana_sb0_it[3];
-  // CHECK-NEXT:   tucana_superblock *tucana_sb0;
-  // CHECK:   tucana_sb0 = tucana_sb_begin(&tucana_sb0_desc);
+  // CHECK:   static const tucana_superblock_desc tucana_sb0_desc = {"recursive_superblock.c:[[#SB0]]", 3, tucana_sb0_regions};
+  // CHECK-NEXT:   tucana_superblock *tucana_sb0 = tucana_sb_begin(&tucana_sb0_desc);
+  // CHECK-NEXT: #line [[#SB0+1]] "{{.*}}recursive_superblock.c"
+  // CHECK-NEXT:   for (int it = 0; it < 2; it++) { for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next(tucana_sb0)) >= 0;) switch (tucana_sb0_r) {
 #pragma tucana superblock
   for (int it = 0; it < 2; it++) {
 #pragma tucana receive
     MPI_Irecv(&got, 1, MPI_DOUBLE, left, depth, MPI_COMM_WORLD, &req[0]);
 #pragma tucana send
     MPI_Isend(&mine, 1, MPI_DOUBLE, right, depth, MPI_COMM_WORLD, &req[1]);
-    // CHECK:     case 2: { /* region compute */
-    // CHECK: #line {{[0-9]+}} "{{.*}}recursive_superblock.c"
+    // CHECK: case 2: { /* region compute */
     // CHECK-NEXT:     {
-    // CHECK-NEXT:       tucana_sb_waitall(tucana_sb0, 2, req, MPI_STATUSES_IGNORE);
+    // CHECK-NEXT:       MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     // CHECK-NEXT:       acc += got;
     // CHECK-NEXT:       if (depth > 0)
     // CHECK-NEXT:         acc += level(depth - 1, left, right);
-    // CHECK-NEXT:     }
-    // CHECK:   tucana_sb_end(tucana_sb0);
+    // CHECK-NEXT:     } tucana_sb_ran(tucana_sb0, 2); break; }
+    // CHECK-NEXT:   } } tucana_sb_end(tucana_sb0); }
 #pragma tucana compute
     {
       MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
@@ -61,19 +59,16 @@ int main(int argc, char **argv) {
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   double total = 0.0;
   // The second superblock of the file, outside the recursion.
-  // CHECK: /* tucana: superblock recursive_superblock.c:{{[0-9]+}}, regions deep (translated by tucana-translate) */
-  // CHECK-NEXT: {
+  // CHECK: { /* tucana: superblock recursive_superblock.c:[[#SB1:@LINE+10]], regions deep (translated by tucana-translate) */
   // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_0[] = {{[{][{]}}0, 1}};
   // CHECK-NEXT:   static const tucana_region_desc tucana_sb1_regions[] = {
   // CHECK-NEXT:       {"deep", TUCANA_REGION_OTHER, 1, tucana_sb1_deps_0},
   // CHECK-NEXT:   };
-  // CHECK-NEXT:   static const tucana_superblock_desc tucana_sb1_desc = {"recursive_superblock.c:{{[0-9]+}}", 1, tucana_sb1_regions};
-  // CHECK-NEXT:   int tucana_sb1_it[1];
-  // CHECK-NEXT:   tucana_superblock *tucana_sb1;
-  // CHECK:   tucana_sb1 = tucana_sb_begin(&tucana_sb1_desc);
-  // CHECK-NEXT:   for (int tucana_sb1_r; (tucana_sb1_r = tucana_sb_next(tucana_sb1)) >= 0;) {
-  // CHECK-NEXT:     switch (tucana_sb1_r) {
-  // CHECK:   tucana_sb_end(tucana_sb1);
+  // CHECK-NEXT:   static const tucana_superblock_desc tucana_sb1_desc = {"recursive_superblock.c:[[#SB1]]", 1, tucana_sb1_regions};
+  // CHECK-NEXT:   tucana_superblock *tucana_sb1 = tucana_sb_begin(&tucana_sb1_desc);
+  // CHECK-NEXT: #line [[#SB1+1]] "{{.*}}recursive_superblock.c"
+  // CHECK-NEXT:   for (int d = 1; d <= 3; d++) { for (int tucana_sb1_r; (tucana_sb1_r = tucana_sb_next(tucana_sb1)) >= 0;) switch (tucana_sb1_r) {
+  // CHECK: } } tucana_sb_end(tucana_sb1); }
 #pragma tucana superblock
   for (int d = 1; d <= 3; d++) {
 #pragma tucana region(deep) depends(deep*)

@@ -2,19 +2,22 @@
 // one receive, one send and one compute region. The regions get the default
 // graph of SPEC.md (per iteration i): receive(i) after compute(i-1); send(i)
 // after compute(i-1) and send(i-1); compute(i) after receive(i) and send(i).
-// The loop becomes a dispatch loop over tucana_sb_next; each region runs
-// under a #line directive that points back at this file.
+// The loop keeps its header; each iteration's body becomes a dispatch loop
+// over tucana_sb_next, and every line keeps its number.
 //
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
 // RUN: FileCheck %s --input-file=%t.c --match-full-lines -DFILE=%s
 // RUN: %tucanacc --no-translate -Wall -Wextra -Werror -c %t.c -o %t.o
 // RUN: %tucanacc %s -o %t.exe
 // RUN: %tucana-run -np 1 --vf 2 %t.exe | FileCheck %s --check-prefix=OUT --match-full-lines
-//
-// The runtime's header comes first; line numbers restart at 1 after it.
-// CHECK: #include <tucana/superblock.h>
-// CHECK-NEXT: #line 1 "[[FILE]]"
 
+// The runtime's header comes right before main, after the program's includes;
+// a #line puts the numbering back.
+// CHECK: #include <stdio.h>
+// CHECK-EMPTY:
+// CHECK-NEXT: #include <tucana/superblock.h>
+// CHECK-NEXT: #line [[@LINE+5]] "[[FILE]]"
+// CHECK-NEXT: int main(int argc, char **argv) {
 #include <mpi.h>
 #include <stdio.h>
 
@@ -27,112 +30,59 @@ int main(int argc, char **argv) {
   double inbox = 0.0, outbox = 0.0, sum = 0.0;
   MPI_Request req[2];
 
-  // CHECK: /* tucana: superblock toucan_form_default_graph.c:[[#SB:@LINE+1]], regions receive send compute (translated by tucana-translate) */
+  // The pragma line becomes a block with the region table, in source order,
+  // with the default graph, and the superblock's start.
+  // CHECK: { /* tucana: superblock toucan_form_default_graph.c:[[#SB:@LINE+13]], regions receive send compute (translated by tucana-translate) */
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}2, 1}};
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}2, 1}, {1, 1}};
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_2[] = {{[{][{]}}0, 0}, {1, 0}};
+  // CHECK-NEXT:   static const tucana_region_desc tucana_sb0_regions[] = {
+  // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_0},
+  // CHECK-NEXT:       {"send", TUCANA_REGION_SEND, 2, tucana_sb0_deps_1},
+  // CHECK-NEXT:       {"compute", TUCANA_REGION_COMPUTE, 2, tucana_sb0_deps_2},
+  // CHECK-NEXT:   };
+  // CHECK-NEXT:   static const tucana_superblock_desc tucana_sb0_desc = {"toucan_form_default_graph.c:[[#SB]]", 3, tucana_sb0_regions};
+  // CHECK-NEXT:   tucana_superblock *tucana_sb0 = tucana_sb_begin(&tucana_sb0_desc);
+  // CHECK-NEXT: #line [[#SB+1]] "[[FILE]]"
+  // CHECK-NEXT:   for (int it = 0; it < 10; it++) { for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next(tucana_sb0)) >= 0;) switch (tucana_sb0_r) {
 #pragma toucan superblock
   for (int it = 0; it < 10; it++) {
-    // (Comments between the regions are not part of any region: they are
-    // dropped, which lets the expectations sit next to the input here.)
+    // Comments and blank lines between the regions stay where they are.
     //
-    // The region table, in source order, with the default graph.
-    // CHECK-NEXT: {
-    // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}2, 1}};
-    // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}2, 1}, {1, 1}};
-    // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_2[] = {{[{][{]}}0, 0}, {1, 0}};
-    // CHECK-NEXT:   static const tucana_region_desc tucana_sb0_regions[] = {
-    // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_0},
-    // CHECK-NEXT:       {"send", TUCANA_REGION_SEND, 2, tucana_sb0_deps_1},
-    // CHECK-NEXT:       {"compute", TUCANA_REGION_COMPUTE, 2, tucana_sb0_deps_2},
-    // CHECK-NEXT:   };
-    // CHECK-NEXT:   static const tucana_superblock_desc tucana_sb0_desc = {"toucan_form_default_graph.c:[[#SB]]", 3, tucana_sb0_regions};
-    //
-    // One copy of the loop variable per region, all starting from the loop's
-    // first clause, which runs once.
-    // CHECK-NEXT:   int tucana_sb0_it[3];
-    // CHECK-NEXT:   tucana_superblock *tucana_sb0;
-    // CHECK-NEXT:   {
-    // CHECK-NEXT:     int it = 0;
-    // CHECK-NEXT:     tucana_sb0_it[0] = it;
-    // CHECK-NEXT:     tucana_sb0_it[1] = it;
-    // CHECK-NEXT:     tucana_sb0_it[2] = it;
-    // CHECK-NEXT:   }
-    //
-    // The dispatch loop: the runtime hands out the next ready region.
-    // CHECK-NEXT:   tucana_sb0 = tucana_sb_begin(&tucana_sb0_desc);
-    // CHECK-NEXT:   for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next(tucana_sb0)) >= 0;) {
-    // CHECK-NEXT:     switch (tucana_sb0_r) {
-    //
-    // Each region: its iteration's copy of the loop variable, the loop
-    // condition (false: tucana_sb_finish), the region's code under #line,
-    // the increment, and tucana_sb_ran.
-    // CHECK-NEXT:     case 0: { /* region receive */
-    // CHECK-NEXT:       int it = tucana_sb0_it[0];
-    // CHECK-NEXT:       if (!(it < 10)) {
-    // CHECK-NEXT:         tucana_sb_finish(tucana_sb0, 0);
-    // CHECK-NEXT:         break;
-    // CHECK-NEXT:       }
-    // CHECK-NEXT: #line [[@LINE+8]] "[[FILE]]"
-    // CHECK-NEXT:     MPI_Irecv(&inbox, 1, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &req[0]);
-    // CHECK-NEXT:       it++;
-    // CHECK-NEXT:       tucana_sb0_it[0] = it;
-    // CHECK-NEXT:       tucana_sb_ran(tucana_sb0, 0);
-    // CHECK-NEXT:       break;
-    // CHECK-NEXT:     }
+    // CHECK: case 0: { /* region receive */
+    // CHECK-NEXT:     MPI_Irecv(&inbox, 1, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &req[0]); tucana_sb_ran(tucana_sb0, 0); break; }
+    // CHECK-EMPTY:
 #pragma toucan receive
     MPI_Irecv(&inbox, 1, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &req[0]);
 
-    // CHECK-NEXT:     case 1: { /* region send */
-    // CHECK-NEXT:       int it = tucana_sb0_it[1];
-    // CHECK-NEXT:       if (!(it < 10)) {
-    // CHECK-NEXT:         tucana_sb_finish(tucana_sb0, 1);
-    // CHECK-NEXT:         break;
-    // CHECK-NEXT:       }
-    // CHECK-NEXT: #line [[@LINE+11]] "[[FILE]]"
+    // CHECK: case 1: { /* region send */
     // CHECK-NEXT:     {
     // CHECK-NEXT:       outbox = 100.0 * rank + it;
     // CHECK-NEXT:       MPI_Isend(&outbox, 1, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &req[1]);
-    // CHECK-NEXT:     }
-    // CHECK-NEXT:       it++;
-    // CHECK-NEXT:       tucana_sb0_it[1] = it;
-    // CHECK-NEXT:       tucana_sb_ran(tucana_sb0, 1);
-    // CHECK-NEXT:       break;
-    // CHECK-NEXT:     }
+    // CHECK-NEXT:     } tucana_sb_ran(tucana_sb0, 1); break; }
 #pragma toucan send
     {
       outbox = 100.0 * rank + it;
       MPI_Isend(&outbox, 1, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &req[1]);
     }
 
-    // The wait becomes tucana_sb_waitall (see wait_rewrite.c).
-    // CHECK-NEXT:     case 2: { /* region compute */
-    // CHECK-NEXT:       int it = tucana_sb0_it[2];
-    // CHECK-NEXT:       if (!(it < 10)) {
-    // CHECK-NEXT:         tucana_sb_finish(tucana_sb0, 2);
-    // CHECK-NEXT:         break;
-    // CHECK-NEXT:       }
-    // CHECK-NEXT: #line [[@LINE+10]] "[[FILE]]"
+    // The wait stays an MPI call.
+    // CHECK: case 2: { /* region compute */
     // CHECK-NEXT:     {
-    // CHECK-NEXT:       tucana_sb_waitall(tucana_sb0, 2, req, MPI_STATUSES_IGNORE);
+    // CHECK-NEXT:       MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     // CHECK-NEXT:       sum += inbox;
-    // CHECK-NEXT:     }
-    // CHECK-NEXT:       it++;
-    // CHECK-NEXT:       tucana_sb0_it[2] = it;
-    // CHECK-NEXT:       tucana_sb_ran(tucana_sb0, 2);
-    // CHECK-NEXT:       break;
+    // CHECK-NEXT:     } tucana_sb_ran(tucana_sb0, 2); break; }
 #pragma toucan compute
     {
       MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
       sum += inbox;
     }
 
-    // The end of the dispatch loop; then the line numbering of this file
-    // resumes at the loop's closing brace, whose rest of line follows.
-    // CHECK-NEXT:     }
-    // CHECK-NEXT:     }
-    // CHECK-NEXT:   }
-    // CHECK-NEXT:   tucana_sb_end(tucana_sb0);
-    // CHECK-NEXT: }
-    // CHECK-NEXT: #line [[@LINE+2]] "[[FILE]]"
+    // The body's '}' closes the dispatch first; after the loop the superblock
+    // ends, and its block closes.
+    // CHECK: } } tucana_sb_end(tucana_sb0); }
     // CHECK-EMPTY:
+    // CHECK-NEXT:   double total = 0.0;
   }
 
   double total = 0.0;

@@ -1,33 +1,31 @@
 // Code outside superblocks is left as it is, byte for byte: the output is
-// the runtime's #include and '#line 1', then this file's text up to the
-// superblock pragma, the translated loop, and this file's text from the end
-// of the loop on (starting with the rest of the loop's last line). The RUN
-// lines cut the superblock out of both files and compare what is left.
+// this file's text with the runtime's #include and a '#line' inserted right
+// before the function that holds the superblock, and the superblock's own
+// edits, which all lie between its pragma line and the end of its loop's
+// last line. The RUN lines cut the superblock out of both files and compare
+// what is left.
 //
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
-// The header: two lines, then line 1 of this file.
-// RUN: head -n 3 %t.c | FileCheck %s --check-prefix=HEAD --match-full-lines -DFILE=%s
-// HEAD: #include <tucana/superblock.h>
-// HEAD-NEXT: #line 1 "[[FILE]]"
-// HEAD-NEXT: // Code outside superblocks is left as it is, byte for byte: the output is
 //
-// Before the superblock: everything up to its pragma line.
+// Before the superblock: everything up to its pragma line, less the two
+// inserted lines.
 // RUN: sed '/^#pragma tucana superblock$/,$d' %s > %t.before.expected
-// RUN: tail -n +3 %t.c | sed '/^\/\* tucana: superblock /,$d' > %t.before.actual
+// RUN: sed -e '/^#include <tucana\/superblock.h>$/d' -e '/^#line [0-9]* ".*untouched_outside.c"$/d' -e '/^{ \/\* tucana: superblock /,$d' %t.c > %t.before.actual
 // RUN: diff %t.before.expected %t.before.actual
 //
 // After the superblock: everything after the loop's last line.
 // RUN: sed '1,/^  } \/\/ end of the superblock loop$/d' %s > %t.after.expected
-// RUN: sed '1,/^ \/\/ end of the superblock loop$/d' %t.c > %t.after.actual
+// RUN: sed '1,/^  } } tucana_sb_end(tucana_sb0); } \/\/ end of the superblock loop$/d' %t.c > %t.after.actual
 // RUN: diff %t.after.expected %t.after.actual
 //
-// The superblock's text ends right after the loop's closing brace (the
-// second sed above only finds the rest of that line if it is exact).
-// RUN: FileCheck %s --input-file=%t.c --match-full-lines
-// CHECK: tucana_sb_end(tucana_sb0);
-// CHECK-NEXT: }
-// CHECK-NEXT: #line {{[0-9]+}} "{{.*}}untouched_outside.c"
-// CHECK-NEXT: // end of the superblock loop
+// The inserted lines, and the superblock's end on the loop's last line.
+// RUN: FileCheck %s --input-file=%t.c --match-full-lines -DFILE=%s
+// CHECK: /* Not annotated: stays a plain loop, its waits stay MPI calls. */
+// CHECK: #include <tucana/superblock.h>
+// CHECK-NEXT: #line {{[0-9]+}} "[[FILE]]"
+// CHECK-NEXT: double run(double *u, double *w, int n, int iters, int left, int right) {
+// CHECK: } } tucana_sb_end(tucana_sb0); } // end of the superblock loop
+// CHECK-NEXT: 	/* after: tabs, */   {{$}}
 //
 // RUN: %tucanacc --no-translate -Wall -Wextra -Werror -Wno-unknown-pragmas -c %t.c -o %t.o
 

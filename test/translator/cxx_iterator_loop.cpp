@@ -1,6 +1,7 @@
-// A C++ superblock loop may declare its loop variable with 'auto', e.g. an
-// iterator: each region's copy must have a type that names the same type
-// where the translation puts it (or be declared with auto / decltype).
+// A C++ superblock loop over an iterator declared with 'auto': the loop
+// header stays exactly as written (its initialization, condition and
+// increment run where and as often as in the original program), so any
+// loop variable type works.
 //
 // RUN: %tucana-translate %s -o %t.cpp -- -std=c++17 2>&1 | count 0
 // RUN: FileCheck %s --input-file=%t.cpp --match-full-lines
@@ -19,7 +20,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::vector<int> v{1, 2, 3, 4};
   long sum = 0;
-  // CHECK: /* tucana: superblock cxx_auto_loop_variable.cpp:{{[0-9]+}}, regions scale add (translated by tucana-translate) */
+  // CHECK: { /* tucana: superblock cxx_iterator_loop.cpp:{{[0-9]+}}, regions scale add (translated by tucana-translate) */
+  // CHECK: #line [[@LINE+3]] "{{.*}}cxx_iterator_loop.cpp"
+  // CHECK-NEXT:   for (auto it = v.begin(); it != v.end(); ++it) { for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next(tucana_sb0)) >= 0;) switch (tucana_sb0_r) {
 #pragma tucana superblock
   for (auto it = v.begin(); it != v.end(); ++it) {
 #pragma tucana region(scale)
