@@ -21,11 +21,12 @@
 
 void halo(double *u, int n, int left, int right, int steps) {
   MPI_Request req[4];
-  // CHECK: { /* tucana: superblock bamboo_olap_loop.c:[[#SB:@LINE+13]], regions receive send compute (translated by tucana-translate) */
+  // CHECK: { /* tucana: superblock bamboo_olap_loop.c:[[#SB:@LINE+14]], regions receive send compute (translated by tucana-translate) */
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}0, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}1, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_2[] = {{[{][{]}}0, 0}, {1, 0}, {1, 1}};
   // CHECK-NEXT:   static const tucana_region_desc tucana_sb0_regions[] = {
-  // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 0, (const tucana_dependency *)0},
+  // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_0},
   // CHECK-NEXT:       {"send", TUCANA_REGION_SEND, 1, tucana_sb0_deps_1},
   // CHECK-NEXT:       {"compute", TUCANA_REGION_COMPUTE, 3, tucana_sb0_deps_2},
   // CHECK-NEXT:   };
@@ -66,13 +67,13 @@ void parts(double *u, int peer, int steps) {
   MPI_Request req[2];
   // CHECK: { /* tucana: superblock bamboo_olap_loop.c:[[#SB1:@LINE+17]], regions compute1 receive compute2 send compute3 (translated by tucana-translate) */
   // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_0[] = {{[{][{]}}3, 1}};
-  // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_1[] = {{[{][{]}}0, 0}};
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_1[] = {{[{][{]}}0, 0}, {1, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_2[] = {{[{][{]}}1, 0}, {0, 0}, {3, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_3[] = {{[{][{]}}2, 0}, {3, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb1_deps_4[] = {{[{][{]}}1, 0}, {3, 0}, {2, 0}, {3, 1}};
   // CHECK-NEXT:   static const tucana_region_desc tucana_sb1_regions[] = {
   // CHECK-NEXT:       {"compute1", TUCANA_REGION_COMPUTE, 1, tucana_sb1_deps_0},
-  // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 1, tucana_sb1_deps_1},
+  // CHECK-NEXT:       {"receive", TUCANA_REGION_RECEIVE, 2, tucana_sb1_deps_1},
   // CHECK-NEXT:       {"compute2", TUCANA_REGION_COMPUTE, 3, tucana_sb1_deps_2},
   // CHECK-NEXT:       {"send", TUCANA_REGION_SEND, 2, tucana_sb1_deps_3},
   // CHECK-NEXT:       {"compute3", TUCANA_REGION_COMPUTE, 4, tucana_sb1_deps_4},

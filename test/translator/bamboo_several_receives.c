@@ -2,7 +2,8 @@
 // are named receive1, receive2, ... and send1, send2, ... in source order,
 // and each depends on the one before it of its kind, in the same iteration
 // (a chain, so that messages with the same source and tag stay in order);
-// a send block also depends on itself in the previous iteration. Receive
+// a receive or send block also depends on itself in the previous iteration
+// (its buffers are reused). Receive
 // and send blocks do not depend on each other; the compute part depends on
 // the last block of each kind (so, through the chains, on every block) and
 // on the last send block of the previous iteration.
@@ -15,20 +16,21 @@
 
 void f(double *u, int n, int north, int south, int steps) {
   MPI_Request req[6];
-  // receive1: none; receive2: receive1; receive3: receive2.
+  // receive1: receive1*; receive2: receive1, receive2*; receive3: receive2, receive3*.
   // send1: send1*; send2: send1, send2*.
   // compute: receive3, send2, send2*.
-  // CHECK: { /* tucana: superblock bamboo_several_receives.c:[[#SB:@LINE+19]], regions receive1 receive2 send1 receive3 send2 compute (translated by tucana-translate) */
-  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}0, 0}};
+  // CHECK: { /* tucana: superblock bamboo_several_receives.c:[[#SB:@LINE+20]], regions receive1 receive2 send1 receive3 send2 compute (translated by tucana-translate) */
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}0, 1}};
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}0, 0}, {1, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_2[] = {{[{][{]}}2, 1}};
-  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_3[] = {{[{][{]}}1, 0}};
+  // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_3[] = {{[{][{]}}1, 0}, {3, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_4[] = {{[{][{]}}2, 0}, {4, 1}};
   // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_5[] = {{[{][{]}}3, 0}, {4, 0}, {4, 1}};
   // CHECK-NEXT:   static const tucana_region_desc tucana_sb0_regions[] = {
-  // CHECK-NEXT:       {"receive1", TUCANA_REGION_RECEIVE, 0, (const tucana_dependency *)0},
-  // CHECK-NEXT:       {"receive2", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_1},
+  // CHECK-NEXT:       {"receive1", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_0},
+  // CHECK-NEXT:       {"receive2", TUCANA_REGION_RECEIVE, 2, tucana_sb0_deps_1},
   // CHECK-NEXT:       {"send1", TUCANA_REGION_SEND, 1, tucana_sb0_deps_2},
-  // CHECK-NEXT:       {"receive3", TUCANA_REGION_RECEIVE, 1, tucana_sb0_deps_3},
+  // CHECK-NEXT:       {"receive3", TUCANA_REGION_RECEIVE, 2, tucana_sb0_deps_3},
   // CHECK-NEXT:       {"send2", TUCANA_REGION_SEND, 2, tucana_sb0_deps_4},
   // CHECK-NEXT:       {"compute", TUCANA_REGION_COMPUTE, 3, tucana_sb0_deps_5},
   // CHECK-NEXT:   };

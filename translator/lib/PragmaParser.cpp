@@ -24,6 +24,11 @@ const char* kind_keyword(AnnotationKind kind) {
   return "?";
 }
 
+const char* Annotation::keyword() const {
+  if (kind == AnnotationKind::Superblock && is_bamboo()) return "olap";
+  return kind_keyword(kind);
+}
+
 namespace {
 
 using clang::Token;
@@ -118,14 +123,18 @@ bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok,
   bool plain = ns == "toucan" || ns == "bamboo";  // the original spellings take no clauses
   while (tok.isNot(tok::eod)) {
     if (tok.isNot(tok::identifier)) {
-      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << kind_keyword(a.kind);
+      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << a.keyword();
       return false;
     }
     llvm::StringRef clause = tok.getIdentifierInfo()->getName();
     bool region = a.kind == AnnotationKind::Region;
+    if (a.kind == AnnotationKind::Priority) {  // bamboo priority(N) takes nothing more
+      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << "priority(...)";
+      return false;
+    }
     bool known = !plain && ((region && (clause == "depends" || clause == "role")) || clause == "priority");
-    if (!known || a.kind == AnnotationKind::Priority) {
-      report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << kind_keyword(a.kind) << clauses(a.kind);
+    if (!known) {
+      report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << a.keyword() << clauses(a.kind);
       return false;
     }
     bool given = clause == "depends" ? a.has_depends : clause == "role" ? a.has_role : !a.priority.empty();
@@ -240,7 +249,7 @@ bool AnnotationPragmaHandler::parse_expression(clang::Preprocessor& pp, Token& t
   std::string ns = getName().str();
   std::string what = std::string("'(' after ") + clause;
   if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << what << ns << kind_keyword(a.kind);
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << what << ns << a.keyword();
     return false;
   }
   a.priority_loc = tok.getLocation();
@@ -253,11 +262,11 @@ bool AnnotationPragmaHandler::parse_expression(clang::Preprocessor& pp, Token& t
     text += pp.getSpelling(tok);
   }
   if (tok.is(tok::eod)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing the expression" << ns << kind_keyword(a.kind);
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing the expression" << ns << a.keyword();
     return false;
   }
   if (text.empty()) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "an expression" << ns << kind_keyword(a.kind);
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "an expression" << ns << a.keyword();
     return false;
   }
   a.priority = text;

@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "tucana/translate/Diagnostics.h"
@@ -19,6 +20,17 @@ namespace tucana::translate {
 namespace {
 
 using namespace clang;
+
+// The statement whose end is `s`'s end as written: an OpenMP directive ends
+// with the statement it applies to, not with its pragma line.
+const Stmt* last_token_stmt(const Stmt* s) {
+  while (const auto* omp = dyn_cast_or_null<OMPExecutableDirective>(s)) {
+    if (!omp->hasAssociatedStmt()) break;
+    s = omp->getAssociatedStmt();
+    if (const auto* captured = dyn_cast<CapturedStmt>(s)) s = captured->getCapturedStmt();
+  }
+  return s;
+}
 
 const Stmt* unwrap(const Stmt* s) {
   while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();
@@ -58,12 +70,18 @@ class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
   bool VisitSwitchCase(SwitchCase* s) { return add(s->getSubStmt()), true; }
   bool VisitLabelStmt(LabelStmt* s) { return add(s->getSubStmt()), true; }
   bool VisitAttributedStmt(AttributedStmt* s) { return add(s->getSubStmt()), true; }
+  // A pragma before a function's body is not a pragma of its statements.
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (f->doesThisDeclarationHaveABody() && f->getBody()) body_begins_.push_back(offset(f->getBody()->getBeginLoc()));
+    return true;
+  }
 
   void finish() {
     std::sort(stmts_.begin(), stmts_.end(), [](const Entry& a, const Entry& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // outermost first
     });
     std::sort(block_ends_.begin(), block_ends_.end());
+    std::sort(body_begins_.begin(), body_begins_.end());
   }
   // The statement that follows the pragma ending at `after`, within the
   // same block; null when the block ends first.
@@ -73,6 +91,8 @@ class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
     if (it == stmts_.end()) return nullptr;
     auto end = std::lower_bound(block_ends_.begin(), block_ends_.end(), after);
     if (end != block_ends_.end() && *end < it->begin) return nullptr;
+    auto body = std::lower_bound(body_begins_.begin(), body_begins_.end(), after);
+    if (body != body_begins_.end() && *body <= it->begin) return nullptr;  // a file-scope pragma
     return it->stmt;
   }
 
@@ -91,6 +111,7 @@ class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
   SourceManager& sm_;
   std::vector<Entry> stmts_;
   std::vector<unsigned> block_ends_;
+  std::vector<unsigned> body_begins_;
 };
 
 // Finds control flow that would leave a region: return anywhere, break and
@@ -212,7 +233,7 @@ class Analyzer {
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
   unsigned end_offset(const Stmt* s) const {
-    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
+    SourceLocation last = sm_.getExpansionRange(last_token_stmt(s)->getEndLoc()).getEnd();
     return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts()));
   }
   unsigned line(SourceLocation loc) const { return sm_.getExpansionLineNumber(loc); }
@@ -228,6 +249,7 @@ class Analyzer {
   bool outlives_region(const Expr* arg, unsigned begin, unsigned end, const CallExpr* call, const Stmt* region);
   void check_cross_part_declarations(const Superblock& sb);
   void consume_regions_of(const Stmt* body);
+  void consume_annotations_in(const Stmt* s);
   bool has_cycle(const Superblock& sb);
   const Stmt* enclosing_loop(const Stmt* s) const;
 
@@ -267,17 +289,20 @@ TranslationPlan Analyzer::run() {
   StatementIndex index(sm_);
   index.TraverseDecl(ctx_.getTranslationUnitDecl());
   index.finish();
+  std::set<FileID> reported_files;
   for (const Annotation& a : annotations_) {
     if (!sm_.isInMainFile(a.hash_loc)) {
       // A header's annotations are not translated (only the file given is
       // rewritten): say so instead of ignoring them.
-      if (!a.broken && !sm_.isInSystemHeader(a.hash_loc))
-        report(diags_, a.hash_loc, Diag::AnnotationInIncludedFile) << a.spelling << kind_keyword(a.kind);
+      // Once per file: its other annotations would only repeat it.
+      FileID file = sm_.getFileID(sm_.getExpansionLoc(a.hash_loc));
+      if (!a.broken && !sm_.isInSystemHeader(a.hash_loc) && reported_files.insert(file).second)
+        report(diags_, a.hash_loc, Diag::AnnotationInIncludedFile) << a.spelling << a.keyword();
       continue;
     }
     const Stmt* s = index.following(offset(a.end_loc));
     if (!s) {
-      if (!a.broken) report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << kind_keyword(a.kind);
+      if (!a.broken) report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << a.keyword();
       continue;
     }
     attached_.push_back({s, &a});
@@ -402,8 +427,8 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
     else if (isa<CXXForRangeStmt>(shape_stmt)) sb.shape = SuperblockShape::RangeFor;
     else if (isa<CompoundStmt>(shape_stmt)) sb.shape = SuperblockShape::Block;
     else {
-      report(diags_, a->keyword_loc, Diag::SuperblockNotOnLoop) << a->spelling << kind_keyword(a->kind)
-          << (a->is_bamboo() ? "olap" : "superblock");
+      report(diags_, a->keyword_loc, Diag::SuperblockNotOnLoop) << a->spelling << a->keyword();
+      consume_annotations_in(shape_stmt);
       continue;
     }
     const Stmt* body = sb.shape == SuperblockShape::Block ? shape_stmt : loop_body(shape_stmt);
@@ -453,6 +478,14 @@ bool Analyzer::build(Superblock& sb) {
   if (!ok || diags_.getNumErrors() != errors_before) return false;
   plan_.reinterpretations.insert(plan_.reinterpretations.end(), reinterpretations.begin(), reinterpretations.end());
   return true;
+}
+
+void Analyzer::consume_annotations_in(const Stmt* s) {
+  unsigned begin = offset(s->getBeginLoc()), end = end_offset(s);
+  for (auto& [stmt, a] : attached_) {
+    unsigned at = offset(a->hash_loc);
+    if (at >= begin && at < end) used_.insert(a);
+  }
 }
 
 void Analyzer::consume_regions_of(const Stmt* body) {
@@ -580,31 +613,19 @@ bool Analyzer::build_graph(Superblock& sb) {
     int last_send = -1;
     for (const Region& r : sb.regions)
       if (r.kind == AnnotationKind::Send) last_send = static_cast<int>(&r - sb.regions.data());
-    // after_receive[i]: region i waits for messages of this iteration.
-    std::vector<bool> after_receive(sb.regions.size(), false);
-    bool ok = true;
     for (std::size_t i = 0; i < sb.regions.size(); ++i) {
       Region& r = sb.regions[i];
       int k = r.kind == AnnotationKind::Receive ? 0 : r.kind == AnnotationKind::Send ? 1 : 2;
       auto dep = [&](int region, bool previous) {
         if (region < 0) return;
         r.deps.push_back({region, previous, {}});
-        if (!previous && after_receive[static_cast<std::size_t>(region)]) after_receive[i] = true;
       };
-      if (k == 0) dep(last[0], false), dep(last[2], false), dep(static_cast<int>(i), true), after_receive[i] = true;
+      if (k == 0) dep(last[0], false), dep(last[2], false), dep(static_cast<int>(i), true);
       if (k == 1) dep(last[1], false), dep(last[2], false), dep(static_cast<int>(i), true);
       if (k == 2) dep(last[0], false), dep(last[1], false), dep(last[2], false), dep(last_send, true);
-      // A send block after code that waits for this iteration's messages
-      // would wait for them too: with every rank doing the same, no message
-      // would ever leave (Bamboo's Table 1 case).
-      if (k == 1 && last[2] >= 0 && after_receive[i]) {
-        const Region& c = sb.regions[static_cast<std::size_t>(last[2])];
-        report(diags_, c.first->getBeginLoc(), Diag::ComputeBeforeSend) << c.name << r.name;
-        ok = false;
-      }
       last[k] = static_cast<int>(i);
     }
-    return ok;
+    return true;
   }
   // Names are unique.
   std::map<std::string, int> index;
@@ -772,7 +793,9 @@ void Analyzer::check_calls(const Stmt* stmt, RegionRole role, const std::string&
 // around the call inside the region).
 bool Analyzer::outlives_region(const Expr* arg, unsigned begin, unsigned end, const CallExpr* call,
                                const Stmt* region) {
-  if (arg->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) return true;  // MPI_STATUS_IGNORE
+  // MPI_STATUS_IGNORE: ((MPI_Status *)0), a null pointer (in C not a null
+  // pointer constant, because of the cast).
+  if (arg->IgnoreParenCasts()->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) return true;
   VarRefs refs;
   refs.TraverseStmt(const_cast<Expr*>(arg));
   if (refs.vars.empty()) return false;
@@ -793,8 +816,9 @@ bool Analyzer::outlives_region(const Expr* arg, unsigned begin, unsigned end, co
     if (parents.empty()) break;
     node = parents[0];
     const Stmt* s = node.get<Stmt>();
-    if (!s || s == region) break;
+    if (!s) break;
     if (is_loop(s)) from = std::min(from, offset(s->getBeginLoc()));
+    if (s == region) break;
   }
   UseFinder uses(sm_, refs.vars, from, end, call);
   uses.TraverseStmt(const_cast<Stmt*>(region));

@@ -25,6 +25,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
@@ -37,8 +38,10 @@ namespace {
 
 using namespace clang;
 
-const char* kind_constant(AnnotationKind kind) {
-  switch (kind) {
+// The kind the runtime sees (traces, reports); a named region is OTHER
+// whatever its role (the role is for the translator's checks).
+const char* kind_constant(const Region& r) {
+  switch (r.kind) {
     case AnnotationKind::Receive: return "TUCANA_REGION_RECEIVE";
     case AnnotationKind::Send: return "TUCANA_REGION_SEND";
     case AnnotationKind::Compute: return "TUCANA_REGION_COMPUTE";
@@ -98,6 +101,9 @@ class Emitter {
   void reinterpret(const Reinterpretation& r);
   void erase_pragma(const Annotation& a) { edits_.replace(offset(a.hash_loc), pragma_length(a), ""); }
   void include_runtime(const Superblock& first);
+  // Compiler messages about the code before the first edit name the file
+  // as the user did, not the translated copy.
+  void name_file() { edits_.insert(0, -2, line_directive(1) + "\n"); }
   bool apply(tooling::Replacements& out);
 
  private:
@@ -106,6 +112,12 @@ class Emitter {
   // end counts whole), extended over the ';' that ends a statement when
   // there is one (an expression statement's range stops before it).
   unsigned statement_end_offset(const Stmt* s) const {
+    // An OpenMP directive ends with the statement it applies to.
+    while (const auto* omp = dyn_cast_or_null<OMPExecutableDirective>(s)) {
+      if (!omp->hasAssociatedStmt()) break;
+      s = omp->getAssociatedStmt();
+      if (const auto* captured = dyn_cast<CapturedStmt>(s)) s = captured->getCapturedStmt();
+    }
     SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
     std::optional<Token> next = Lexer::findNextToken(last, sm_, lo_);
     if (next && next->is(tok::semi) && !isa<CompoundStmt>(s)) return sm_.getFileOffset(next->getEndLoc());
@@ -148,7 +160,7 @@ void Emitter::superblock(const Superblock& sb) {
   os << ind << "  static const tucana_region_desc " << k << "_regions[] = {\n";
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];
-    os << ind << "      {" << c_string(r.name) << ", " << kind_constant(r.kind) << ", " << r.deps.size() << ", ";
+    os << ind << "      {" << c_string(r.name) << ", " << kind_constant(r) << ", " << r.deps.size() << ", ";
     if (r.deps.empty())
       os << "(const tucana_dependency *)0";
     else
@@ -196,7 +208,7 @@ void Emitter::superblock(const Superblock& sb) {
 
 void Emitter::callee_block(const CalleeBlock& b) {
   edits_.replace(offset(b.annotation->hash_loc), pragma_length(*b.annotation),
-                 std::string("/* tucana: ") + kind_keyword(b.annotation->kind) +
+                 std::string("/* tucana: ") + b.annotation->keyword() +
                      " block: its requests belong to the running region (translated by tucana-translate) */");
 }
 
@@ -249,6 +261,7 @@ bool emit_translation(ASTContext& ctx, const TranslationPlan& plan, const std::s
   if (plan.empty() && plan.erased.empty()) return true;
   Emitter e(ctx, display_name);
   if (!plan.superblocks.empty()) e.include_runtime(plan.superblocks.front());
+  e.name_file();
   for (const Superblock& sb : plan.superblocks) e.superblock(sb);
   for (const CalleeBlock& b : plan.callee_blocks) e.callee_block(b);
   for (const Reinterpretation& r : plan.reinterpretations) e.reinterpret(r);

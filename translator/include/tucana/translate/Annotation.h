@@ -53,6 +53,8 @@ struct Annotation {
     return kind == AnnotationKind::Receive || kind == AnnotationKind::Send || kind == AnnotationKind::Compute;
   }
   bool is_bamboo() const { return spelling == "bamboo"; }
+  // The keyword as this spelling writes it ("olap" for a Bamboo superblock).
+  const char* keyword() const;
 };
 
 const char* kind_keyword(AnnotationKind kind);

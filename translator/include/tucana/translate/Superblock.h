@@ -56,8 +56,9 @@ struct Superblock {
 };
 
 // A receive/send/compute block outside any superblock (in a function called
-// from a superblock's region): its calls are checked and reinterpreted; at
-// run time its requests belong to the region that is running.
+// from a superblock's region): its calls are checked against its role (its
+// blocking calls stay blocking: the function may read the buffer after the
+// block); at run time its requests belong to the region that is running.
 struct CalleeBlock {
   const Annotation* annotation;
   const clang::Stmt* stmt;
