@@ -40,7 +40,8 @@ struct tmpi_request : tucana::comm::Operation {
   // (MPI_Comm_free may come first), for translating ranks in its status.
   std::shared_ptr<const tucana::mpi::Comm> comm_ref;
   // Posted inside a superblock region: the instance counts it until it
-  // completes (then `instance` is cleared); `posted_in`/`posted_region` stay.
+  // completes (then `instance` is cleared); `posted_in`, `posted_region`
+  // and `posted_iteration` stay (MPI_Wait's coverage check reads them).
   // Non-contiguous data goes through `staging` (packed by the sender,
   // unpacked into `user_buf` once the owner sees the receive complete);
   // `unpack_map` is its datatype's map (a persistent send packs `user_buf`

@@ -58,6 +58,9 @@ tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
 int tucana_sb_next(tucana_superblock* sb) {
   Subrank* me = owner_of(sb, "tucana_sb_next");
   SuperblockRun& run = sb->run;
+  if (run.running() >= 0)
+    fatal("tucana_sb_next: superblock %s: region %s has not called tucana_sb_ran", run.desc().where,
+          run.desc().regions[run.running()].name);
   fiber::Fiber* self = me->fiber;
   for (;;) {
     int r = run.pick_ready();

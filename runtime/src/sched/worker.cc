@@ -23,6 +23,7 @@ Worker::Worker(Scheduler& scheduler, int index)
     : scheduler_(scheduler),
       index_(index),
       ready_(make_policy(scheduler.config().policy)),
+      priority_(dynamic_cast<PriorityPolicy*>(ready_.get())),
       stealing_(scheduler.config().steal && scheduler.config().workers > 1) {}
 
 void Worker::requeue_action(Fiber* left, void* worker) {

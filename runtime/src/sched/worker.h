@@ -99,13 +99,17 @@ class Worker {
    private:
     Worker* w_;
   };
+  // The default policy is called directly (its class is final, so the
+  // calls inline): a virtual call on every switch costs about a fifth of a
+  // yield. Other policies go through the interface.
   void push_ready(fiber::Fiber* f) {
     ReadyLock lock(*this);
-    ready_->awakened(f);
+    if (priority_) priority_->awakened(f);
+    else ready_->awakened(f);
   }
   fiber::Fiber* pop_ready() {
     ReadyLock lock(*this);
-    return ready_->pick_next();
+    return priority_ ? priority_->pick_next() : ready_->pick_next();
   }
   bool has_ready() {
     ReadyLock lock(*this);
@@ -142,6 +146,7 @@ class Worker {
   fiber::Context loop_context_;
   fiber::Fiber* current_ = nullptr;
   std::unique_ptr<ReadyPolicy> ready_;  // guarded by ReadyLock
+  PriorityPolicy* priority_;            // ready_, when it is the PriorityPolicy
   std::atomic<bool> ready_lock_{false};
   bool stealing_ = false;   // other workers may take ready fibers from ready_
   unsigned steal_from_ = 0; // round robin over the other workers
