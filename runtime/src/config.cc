@@ -47,6 +47,15 @@ bool Config::from_environment(Config* out, std::string* error) {
   int steal = 1;
   if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
   c.steal = steal != 0;
+  if (const char* v = std::getenv("TUCANA_POLICY"); v && *v) {
+    std::string p(v);
+    if (p == "priority") c.priority_policy = true;
+    else if (p == "fifo") c.priority_policy = false;
+    else {
+      *error = "TUCANA_POLICY=" + p + ": expected 'priority' or 'fifo'";
+      return false;
+    }
+  }
   if (const char* v = std::getenv("TUCANA_STACK_SIZE"); v && *v) {
     if (!parse_size(v, &c.stack_size) || c.stack_size < 16384) {
       *error = std::string("TUCANA_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 8M)";

@@ -15,6 +15,10 @@ struct Config {
   double deadlock_timeout = 10;  // TUCANA_DEADLOCK_TIMEOUT: seconds, 0 = off
   std::size_t eager_limit = 64u << 10;  // TUCANA_EAGER_LIMIT: bytes
   bool steal = true;             // TUCANA_STEAL: idle workers run other workers' ready subranks
+  // TUCANA_POLICY: the order of each worker's ready queue: "priority" (the
+  // highest superblock region priority first, FIFO among equals) or "fifo"
+  // (the order subranks became ready, priorities ignored).
+  bool priority_policy = true;
   bool tag_output = false;       // TUCANA_TAG_OUTPUT=1: prefix each output line with "[R] "
   std::string output_directory;  // TUCANA_OUTPUT_FILENAME: each subrank's output in DIR/rank.R/
 

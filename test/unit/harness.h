@@ -27,6 +27,7 @@ class Harness {
     double watchdog_s = 3.0;
     // Idle workers may run other workers' ready fibers.
     bool steal = true;
+    sched::PolicyKind policy = sched::PolicyKind::kPriority;
   };
 
   explicit Harness(const Options& options) : sched_(make_config(options)) {
@@ -85,6 +86,7 @@ class Harness {
     c.stack_size = o.stack_size;
     c.stall_timeout_s = o.watchdog_s;
     c.steal = o.steal;
+    c.policy = o.policy;
     return c;
   }
   static void entry(void* arg) { (*static_cast<std::function<void()>*>(arg))(); }

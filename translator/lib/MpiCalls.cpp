@@ -4,16 +4,27 @@
 
 namespace tucana::translate {
 
-MpiCallInfo classify_mpi_call(llvm::StringRef name) {
-  static const llvm::StringMap<MpiCallInfo> table = [] {
-    llvm::StringMap<MpiCallInfo> t;
-#define TUCANA_MPI_CALL(NAME, CLASS, NOTE) t[#NAME] = MpiCallInfo{MpiCallClass::CLASS, NOTE};
+namespace {
+struct Entry {
+  const char* name;
+  MpiCallInfo info;
+};
+const Entry kCalls[] = {
+#define TUCANA_MPI_CALL(NAME, ROLE, NOTE) {#NAME, MpiCallInfo{MpiRole::ROLE, NOTE}},
 #include "tucana/translate/MpiCalls.def"
 #undef TUCANA_MPI_CALL
+};
+}  // namespace
+
+MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known) {
+  static const llvm::StringMap<MpiCallInfo> table = [] {
+    llvm::StringMap<MpiCallInfo> t;
+    for (const Entry& e : kCalls) t[e.name] = e.info;
     return t;
   }();
   auto it = table.find(name);
-  return it == table.end() ? MpiCallInfo{MpiCallClass::Allowed, ""} : it->second;
+  if (known) *known = it != table.end();
+  return it == table.end() ? MpiCallInfo{MpiRole::Local, ""} : it->second;
 }
 
 }  // namespace tucana::translate

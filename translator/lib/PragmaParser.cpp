@@ -1,10 +1,13 @@
-// #pragma tucana superblock | receive | send | compute | region(NAME) [depends(A, B*, ...)]
+// #pragma tucana superblock [priority(E)]
+// #pragma tucana receive | send | compute [priority(E)]
+// #pragma tucana region(NAME) [depends(A, B*, ...)] [role(R)] [priority(E)]
 // #pragma toucan superblock | receive | send | compute
-// #pragma mate   region(NAME) [depends(...)]
+// #pragma mate   region(NAME) [depends(...)] [role(R)] [priority(E)]
+// #pragma bamboo olap | receive | send | priority(N)
 #include "tucana/translate/PragmaParser.h"
 
-#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Pragma.h"
+#include "clang/Lex/Preprocessor.h"
 #include "tucana/translate/Diagnostics.h"
 
 namespace tucana::translate {
@@ -16,6 +19,7 @@ const char* kind_keyword(AnnotationKind kind) {
     case AnnotationKind::Send: return "send";
     case AnnotationKind::Compute: return "compute";
     case AnnotationKind::Region: return "region";
+    case AnnotationKind::Priority: return "priority";
   }
   return "?";
 }
@@ -37,12 +41,27 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
     llvm::StringRef ns = getName();
     if (ns == "mate") return "region(NAME)";
     if (ns == "toucan") return "superblock, receive, send or compute";
+    if (ns == "bamboo") return "olap, receive, send or priority(N)";
     return "superblock, receive, send, compute or region(NAME)";
   }
-  bool parse_region_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  // The clauses `kind` accepts in this spelling, for messages.
+  const char* clauses(AnnotationKind kind) const {
+    llvm::StringRef ns = getName();
+    if (ns == "toucan" || (ns == "bamboo" && kind != AnnotationKind::Priority)) return "this pragma takes no clauses";
+    if (kind == AnnotationKind::Region) return "expected depends(...), role(...) or priority(...)";
+    return "expected priority(...)";
+  }
+  bool parse_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_region_name(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_depends(clang::Preprocessor& pp, Token& tok, Annotation& a);
-  static void skip_to_eod(clang::Preprocessor& pp, Token& tok) {
+  bool parse_role(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause);
+  // Records `a` as malformed (its error is reported) and skips the line.
+  void broken(clang::Preprocessor& pp, Token& tok, Annotation& a) {
     while (tok.isNot(tok::eod)) pp.Lex(tok);
+    a.end_loc = tok.getLocation();
+    a.broken = true;
+    out_.add(std::move(a));
   }
 
   AnnotationList& out_;
@@ -55,54 +74,76 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
   Annotation a;
   a.spelling = ns;
   a.hash_loc = introducer.Loc;
+  a.kind = AnnotationKind::Region;
+  a.name = "?";
   Token tok;
   pp.Lex(tok);
   if (tok.is(tok::eod)) {
     report(diags, first.getLocation(), Diag::MissingKeyword) << ns << expected();
-    return;
+    return broken(pp, tok, a);
   }
   a.keyword_loc = tok.getLocation();
   llvm::StringRef word = tok.getIdentifierInfo() ? tok.getIdentifierInfo()->getName() : llvm::StringRef();
-  bool mate = ns == "mate";
-  bool toucan = ns == "toucan";
-  if (word == "superblock" && !mate) {
+  bool mate = ns == "mate", toucan = ns == "toucan", bamboo = ns == "bamboo";
+  if ((word == "superblock" && !mate && !bamboo) || (word == "olap" && bamboo)) {
     a.kind = AnnotationKind::Superblock;
-  } else if ((word == "receive" || word == "send" || word == "compute") && !mate) {
+  } else if ((word == "receive" || word == "send" || (word == "compute" && !bamboo)) && !mate) {
     a.kind = word == "receive" ? AnnotationKind::Receive
              : word == "send"  ? AnnotationKind::Send
                                : AnnotationKind::Compute;
     a.name = word.str();
-  } else if (word == "region" && !toucan) {
+  } else if (word == "region" && !toucan && !bamboo) {
     a.kind = AnnotationKind::Region;
+  } else if (word == "priority" && bamboo) {
+    a.kind = AnnotationKind::Priority;
   } else {
     std::string spelled = word.empty() ? pp.getSpelling(tok) : word.str();
     report(diags, tok.getLocation(), Diag::UnknownKeyword) << ns << spelled << expected();
-    skip_to_eod(pp, tok);
-    return;
+    return broken(pp, tok, a);
   }
   pp.Lex(tok);
-  if (a.kind == AnnotationKind::Region) {
-    if (!parse_region_clauses(pp, tok, a)) {
-      skip_to_eod(pp, tok);
-      return;
-    }
+  if (a.kind == AnnotationKind::Region && !parse_region_name(pp, tok, a)) return broken(pp, tok, a);
+  if (a.kind == AnnotationKind::Priority) {  // bamboo priority(N)
+    if (!parse_expression(pp, tok, a, "priority")) return broken(pp, tok, a);
   }
-  if (tok.isNot(tok::eod)) {
-    if (tok.is(tok::identifier))
-      report(diags, tok.getLocation(), Diag::UnknownClause)
-          << tok.getIdentifierInfo()->getName() << ns << kind_keyword(a.kind)
-          << (a.kind == AnnotationKind::Region ? "expected depends(...)" : "this pragma takes no clauses");
-    else
-      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << kind_keyword(a.kind);
-    skip_to_eod(pp, tok);
-    return;
-  }
+  if (!parse_clauses(pp, tok, a)) return broken(pp, tok, a);
   a.end_loc = tok.getLocation();
   out_.add(std::move(a));
 }
 
-// region ( NAME ) [ depends ( dep {, dep} ) ]
-bool AnnotationPragmaHandler::parse_region_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+// { depends(...) | role(...) | priority(...) } up to the end of the line.
+bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  bool plain = ns == "toucan" || ns == "bamboo";  // the original spellings take no clauses
+  while (tok.isNot(tok::eod)) {
+    if (tok.isNot(tok::identifier)) {
+      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << kind_keyword(a.kind);
+      return false;
+    }
+    llvm::StringRef clause = tok.getIdentifierInfo()->getName();
+    bool region = a.kind == AnnotationKind::Region;
+    bool known = !plain && ((region && (clause == "depends" || clause == "role")) || clause == "priority");
+    if (!known || a.kind == AnnotationKind::Priority) {
+      report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << kind_keyword(a.kind) << clauses(a.kind);
+      return false;
+    }
+    bool given = clause == "depends" ? a.has_depends : clause == "role" ? a.has_role : !a.priority.empty();
+    if (given) {
+      report(diags, tok.getLocation(), Diag::DuplicateClause) << clause;
+      return false;
+    }
+    pp.Lex(tok);
+    bool ok = clause == "depends" ? parse_depends(pp, tok, a)
+              : clause == "role"  ? parse_role(pp, tok, a)
+                                  : parse_expression(pp, tok, a, "priority");
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// ( NAME )
+bool AnnotationPragmaHandler::parse_region_name(clang::Preprocessor& pp, Token& tok, Annotation& a) {
   clang::DiagnosticsEngine& diags = pp.getDiagnostics();
   std::string ns = getName().str();
   if (tok.isNot(tok::l_paren)) {
@@ -121,20 +162,6 @@ bool AnnotationPragmaHandler::parse_region_clauses(clang::Preprocessor& pp, Toke
     return false;
   }
   pp.Lex(tok);
-  while (tok.is(tok::identifier)) {
-    llvm::StringRef clause = tok.getIdentifierInfo()->getName();
-    if (clause != "depends") {
-      report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << "region" << "expected depends(...)";
-      return false;
-    }
-    if (a.has_depends) {
-      report(diags, tok.getLocation(), Diag::DuplicateClause) << "depends";
-      return false;
-    }
-    a.has_depends = true;
-    pp.Lex(tok);
-    if (!parse_depends(pp, tok, a)) return false;
-  }
   return true;
 }
 
@@ -142,6 +169,7 @@ bool AnnotationPragmaHandler::parse_region_clauses(clang::Preprocessor& pp, Toke
 bool AnnotationPragmaHandler::parse_depends(clang::Preprocessor& pp, Token& tok, Annotation& a) {
   clang::DiagnosticsEngine& diags = pp.getDiagnostics();
   std::string ns = getName().str();
+  a.has_depends = true;
   if (tok.isNot(tok::l_paren)) {
     report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after depends" << ns << "region";
     return false;
@@ -178,24 +206,69 @@ bool AnnotationPragmaHandler::parse_depends(clang::Preprocessor& pp, Token& tok,
   }
 }
 
-// '#pragma bamboo ...' would otherwise be ignored like any unknown pragma,
-// and the loop would silently run without overlap: refuse it.
-class BambooPragmaHandler : public clang::PragmaHandler {
- public:
-  BambooPragmaHandler() : clang::PragmaHandler("bamboo") {}
-  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer, Token& first) override {
-    report(pp.getDiagnostics(), first.getLocation(), Diag::BambooUnsupported);
-    Token tok;
-    do pp.Lex(tok);
-    while (tok.isNot(tok::eod));
+// ( receive | send | compute | any )
+bool AnnotationPragmaHandler::parse_role(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  a.has_role = true;
+  if (tok.isNot(tok::l_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after role" << ns << "region";
+    return false;
   }
-};
+  pp.Lex(tok);
+  llvm::StringRef r = tok.getIdentifierInfo() ? tok.getIdentifierInfo()->getName() : llvm::StringRef();
+  if (r == "receive") a.role = RegionRole::Receive;
+  else if (r == "send") a.role = RegionRole::Send;
+  else if (r == "compute") a.role = RegionRole::Compute;
+  else if (r == "any") a.role = RegionRole::Any;
+  else {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "receive, send, compute or any in role(...)" << ns << "region";
+    return false;
+  }
+  pp.Lex(tok);
+  if (tok.isNot(tok::r_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' after the role" << ns << "region";
+    return false;
+  }
+  pp.Lex(tok);
+  return true;
+}
+
+// ( EXPR ): the tokens up to the matching ')', kept as C text.
+bool AnnotationPragmaHandler::parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  std::string what = std::string("'(' after ") + clause;
+  if (tok.isNot(tok::l_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << what << ns << kind_keyword(a.kind);
+    return false;
+  }
+  a.priority_loc = tok.getLocation();
+  int depth = 1;
+  std::string text;
+  for (pp.Lex(tok); !tok.is(tok::eod); pp.Lex(tok)) {
+    if (tok.is(tok::l_paren)) ++depth;
+    if (tok.is(tok::r_paren) && --depth == 0) break;
+    if (!text.empty() && tok.hasLeadingSpace()) text += ' ';
+    text += pp.getSpelling(tok);
+  }
+  if (tok.is(tok::eod)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing the expression" << ns << kind_keyword(a.kind);
+    return false;
+  }
+  if (text.empty()) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "an expression" << ns << kind_keyword(a.kind);
+    return false;
+  }
+  a.priority = text;
+  pp.Lex(tok);
+  return true;
+}
 
 }  // namespace
 
 void register_annotation_pragmas(clang::Preprocessor& pp, AnnotationList& out) {
-  for (const char* ns : {"tucana", "toucan", "mate"}) pp.AddPragmaHandler(new AnnotationPragmaHandler(ns, out));
-  pp.AddPragmaHandler(new BambooPragmaHandler);
+  for (const char* ns : {"tucana", "toucan", "mate", "bamboo"}) pp.AddPragmaHandler(new AnnotationPragmaHandler(ns, out));
 }
 
 }  // namespace tucana::translate

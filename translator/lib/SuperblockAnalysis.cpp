@@ -20,41 +20,90 @@ namespace {
 
 using namespace clang;
 
-// Step 1: which statement each annotation applies to. An annotation applies
-// to the next statement of the { } block it stands in.
-class AttachVisitor : public RecursiveASTVisitor<AttachVisitor> {
+const Stmt* unwrap(const Stmt* s) {
+  while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();
+  return s;
+}
+
+bool is_loop(const Stmt* s) {
+  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+}
+
+const Stmt* loop_body(const Stmt* s) {
+  if (const auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
+  if (const auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
+  if (const auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
+  return nullptr;
+}
+
+// Step 1: the statements a pragma can stand before (statements of a block,
+// bodies of loops, branches, labels), and the ends of the blocks, in the
+// main file, by offset.
+class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
  public:
-  AttachVisitor(SourceManager& sm, const std::vector<Annotation>& annotations)
-      : sm_(sm), annotations_(annotations), attached_(annotations.size(), nullptr) {}
+  explicit StatementIndex(SourceManager& sm) : sm_(sm) {}
 
   bool VisitCompoundStmt(CompoundStmt* block) {
-    SourceLocation prev = sm_.getExpansionLoc(block->getLBracLoc());
-    for (Stmt* child : block->body()) {
-      SourceLocation begin = sm_.getExpansionLoc(child->getBeginLoc());
-      for (std::size_t i = 0; i < annotations_.size(); ++i) {
-        SourceLocation at = annotations_[i].hash_loc;
-        if (!attached_[i] && sm_.isBeforeInTranslationUnit(prev, at) && sm_.isBeforeInTranslationUnit(at, begin))
-          attached_[i] = child;
-      }
-      prev = sm_.getExpansionLoc(child->getEndLoc());
-    }
+    for (Stmt* child : block->body()) add(child);
+    if (sm_.isInMainFile(sm_.getExpansionLoc(block->getRBracLoc())))
+      block_ends_.push_back(offset(block->getRBracLoc()));
     return true;
   }
+  bool VisitIfStmt(IfStmt* s) { return add(s->getThen()), add(s->getElse()), true; }
+  bool VisitForStmt(ForStmt* s) { return add(s->getBody()), true; }
+  bool VisitWhileStmt(WhileStmt* s) { return add(s->getBody()), true; }
+  bool VisitDoStmt(DoStmt* s) { return add(s->getBody()), true; }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt* s) { return add(s->getBody()), true; }
+  bool VisitSwitchCase(SwitchCase* s) { return add(s->getSubStmt()), true; }
+  bool VisitLabelStmt(LabelStmt* s) { return add(s->getSubStmt()), true; }
+  bool VisitAttributedStmt(AttributedStmt* s) { return add(s->getSubStmt()), true; }
 
-  const std::vector<const Stmt*>& attached() const { return attached_; }
+  void finish() {
+    std::sort(stmts_.begin(), stmts_.end(), [](const Entry& a, const Entry& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // outermost first
+    });
+    std::sort(block_ends_.begin(), block_ends_.end());
+  }
+  // The statement that follows the pragma ending at `after`, within the
+  // same block; null when the block ends first.
+  const Stmt* following(unsigned after) const {
+    auto it = std::lower_bound(stmts_.begin(), stmts_.end(), after,
+                               [](const Entry& e, unsigned off) { return e.begin < off; });
+    if (it == stmts_.end()) return nullptr;
+    auto end = std::lower_bound(block_ends_.begin(), block_ends_.end(), after);
+    if (end != block_ends_.end() && *end < it->begin) return nullptr;
+    return it->stmt;
+  }
 
  private:
+  struct Entry {
+    unsigned begin, end;
+    const Stmt* stmt;
+  };
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  void add(const Stmt* s) {
+    if (!s) return;
+    SourceLocation b = sm_.getExpansionLoc(s->getBeginLoc());
+    if (!sm_.isInMainFile(b)) return;
+    stmts_.push_back({offset(b), offset(sm_.getExpansionRange(s->getEndLoc()).getEnd()), s});
+  }
   SourceManager& sm_;
-  const std::vector<Annotation>& annotations_;
-  std::vector<const Stmt*> attached_;
+  std::vector<Entry> stmts_;
+  std::vector<unsigned> block_ends_;
 };
 
-// Finds control flow that would leave a region: return and goto anywhere,
-// break/continue outside loops and switches nested in the region.
+// Finds control flow that would leave a region: return anywhere, break and
+// continue outside loops and switches nested in the region, goto to a label
+// outside it. Lambdas, blocks and local classes are their own functions.
 class ControlFlowVisitor : public RecursiveASTVisitor<ControlFlowVisitor> {
  public:
-  explicit ControlFlowVisitor(DiagnosticsEngine& diags) : diags_(diags) {}
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // a lambda's return is its own
+  ControlFlowVisitor(DiagnosticsEngine& diags, SourceManager& sm, unsigned begin, unsigned end)
+      : diags_(diags), sm_(sm), begin_(begin), end_(end) {}
+  bool TraverseLambdaExpr(LambdaExpr*) { return true; }
+  bool TraverseBlockExpr(BlockExpr*) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
+  bool TraverseRecordDecl(RecordDecl*) { return true; }
   bool TraverseForStmt(ForStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
   bool TraverseWhileStmt(WhileStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
   bool TraverseDoStmt(DoStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
@@ -68,7 +117,14 @@ class ControlFlowVisitor : public RecursiveASTVisitor<ControlFlowVisitor> {
     return r;
   }
   bool VisitReturnStmt(ReturnStmt* s) { return flag(s->getBeginLoc(), "return"); }
-  bool VisitGotoStmt(GotoStmt* s) { return flag(s->getBeginLoc(), "goto"); }
+  bool VisitCoreturnStmt(CoreturnStmt* s) { return flag(s->getBeginLoc(), "co_return"); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt* s) { return flag(s->getBeginLoc(), "goto"); }
+  bool VisitGotoStmt(GotoStmt* s) {
+    const LabelStmt* target = s->getLabel()->getStmt();
+    unsigned at = target ? sm_.getFileOffset(sm_.getExpansionLoc(target->getBeginLoc())) : 0;
+    if (!target || at < begin_ || at >= end_) flag(s->getBeginLoc(), "goto");
+    return true;
+  }
   bool VisitBreakStmt(BreakStmt* s) { return loop_depth_ + switch_depth_ == 0 ? flag(s->getBeginLoc(), "break") : true; }
   bool VisitContinueStmt(ContinueStmt* s) { return loop_depth_ == 0 ? flag(s->getBeginLoc(), "continue") : true; }
 
@@ -85,90 +141,95 @@ class ControlFlowVisitor : public RecursiveASTVisitor<ControlFlowVisitor> {
     return true;
   }
   DiagnosticsEngine& diags_;
+  SourceManager& sm_;
+  unsigned begin_, end_;
   int loop_depth_ = 0;
   int switch_depth_ = 0;
 };
 
-// The role of a region for the MPI checks: named regions take it from their
-// name (receive_east and recv_east receive, send_east sends).
-AnnotationKind role_of(const Region& r) {
-  if (r.kind != AnnotationKind::Region) return r.kind;
-  llvm::StringRef n(r.name);
-  if (n.startswith("receive") || n.startswith("recv")) return AnnotationKind::Receive;
-  if (n.startswith("send")) return AnnotationKind::Send;
-  return AnnotationKind::Region;
-}
-
-// Checks the MPI calls of one region and collects its waits.
-class MpiCallVisitor : public RecursiveASTVisitor<MpiCallVisitor> {
+// Collects the variables an expression names.
+class VarRefs : public RecursiveASTVisitor<VarRefs> {
  public:
-  MpiCallVisitor(DiagnosticsEngine& diags, SourceManager& sm, const Region& region, Superblock& sb)
-      : diags_(diags), sm_(sm), region_(region), role_(role_of(region)), sb_(sb) {}
-
-  bool VisitCallExpr(CallExpr* call) {
-    const FunctionDecl* fn = call->getDirectCallee();
-    if (!fn || !fn->getIdentifier()) return true;
-    llvm::StringRef name = fn->getName();
-    if (!name.startswith("MPI_")) return true;
-    MpiCallInfo info = classify_mpi_call(name);
-    SourceLocation loc = call->getBeginLoc();
-    bool receive_role = role_ == AnnotationKind::Receive, send_role = role_ == AnnotationKind::Send;
-    switch (info.cls) {
-      case MpiCallClass::Allowed: break;
-      case MpiCallClass::Forbidden:
-        report(diags_, loc, Diag::ForbiddenInRegion) << name << info.note;
-        break;
-      case MpiCallClass::Send:
-      case MpiCallClass::SendRecv:
-        if (receive_role) report(diags_, loc, Diag::SendInReceiveRegion) << name << region_.name;
-        if (info.cls == MpiCallClass::SendRecv && send_role)
-          report(diags_, loc, Diag::ReceiveInSendRegion) << name << region_.name;
-        break;
-      case MpiCallClass::Recv:
-        if (send_role) report(diags_, loc, Diag::ReceiveInSendRegion) << name << region_.name;
-        break;
-      case MpiCallClass::Collective:
-        if (receive_role || send_role)
-          report(diags_, loc, Diag::CollectiveInCommRegion) << name << (receive_role ? "receive" : "send") << region_.name;
-        break;
-      case MpiCallClass::Wait:
-        // The call itself must be written out; its arguments may use macros.
-        if (loc.isMacroID() || call->getNumArgs() == 0) {
-          report(diags_, sm_.getExpansionLoc(loc), Diag::WaitInMacro) << name;
-          break;
-        }
-        sb_.waits.push_back(WaitCall{call, name == "MPI_Wait" ? "tucana_sb_wait" : "tucana_sb_waitall"});
-        break;
-    }
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) vars.insert(v);
     return true;
   }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->getOpcode() == UO_AddrOf) address_taken = true;
+    return true;
+  }
+  std::set<const VarDecl*> vars;
+  bool address_taken = false;
+};
+
+// Finds the uses of some variables in a range of a statement, outside one
+// call.
+class UseFinder : public RecursiveASTVisitor<UseFinder> {
+ public:
+  UseFinder(SourceManager& sm, const std::set<const VarDecl*>& vars, unsigned from, unsigned to, const Expr* except)
+      : sm_(sm), vars_(vars), from_(from), to_(to), except_(except) {}
+  bool TraverseStmt(Stmt* s) {
+    if (s == except_) return true;
+    return RecursiveASTVisitor::TraverseStmt(s);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    unsigned at = sm_.getFileOffset(sm_.getExpansionLoc(e->getBeginLoc()));
+    if (at >= from_ && at < to_ && vars_.count(dyn_cast<VarDecl>(e->getDecl()))) found = true;
+    return true;
+  }
+  bool found = false;
 
  private:
-  DiagnosticsEngine& diags_;
   SourceManager& sm_;
-  const Region& region_;
-  AnnotationKind role_;
-  Superblock& sb_;
+  const std::set<const VarDecl*>& vars_;
+  unsigned from_, to_;
+  const Expr* except_;
 };
+
+// The role of a region for the MPI checks.
+RegionRole role_of(const Annotation* a, AnnotationKind kind, llvm::StringRef name) {
+  switch (kind) {
+    case AnnotationKind::Receive: return RegionRole::Receive;
+    case AnnotationKind::Send: return RegionRole::Send;
+    case AnnotationKind::Compute: return RegionRole::Compute;
+    default: break;
+  }
+  if (a && a->has_role) return a->role;
+  // Without role(...), a named region's role comes from its name
+  // (receive_east and recv_east receive, send_east sends); docs/annotations.md.
+  if (name.startswith("receive") || name.startswith("recv")) return RegionRole::Receive;
+  if (name.startswith("send")) return RegionRole::Send;
+  return RegionRole::Any;
+}
 
 class Analyzer {
  public:
   Analyzer(ASTContext& ctx, const AnnotationList& list)
       : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(ctx.getDiagnostics()), annotations_(list.all()) {}
 
-  std::vector<Superblock> run();
+  TranslationPlan run();
 
  private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  unsigned end_offset(const Stmt* s) const {
+    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
+    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts()));
+  }
+  unsigned line(SourceLocation loc) const { return sm_.getExpansionLineNumber(loc); }
   const Annotation* region_annotation_of(const Stmt* s) const;
-  bool build(const ForStmt* loop, const Annotation* pragma, Superblock& sb);
-  bool build_regions(const CompoundStmt* body, Superblock& sb);
+  void find_superblocks(std::vector<Superblock>& out);
+  bool build(Superblock& sb);
+  bool build_regions(Superblock& sb);
+  bool build_bamboo_regions(Superblock& sb, const CompoundStmt* olap_block);
   bool build_graph(Superblock& sb);
-  bool find_loop_variable(const ForStmt* loop, LoopVariable& var);
-  std::string loop_variable_type(const VarDecl* vd, const PrintingPolicy& policy) const;
-  // Marks the region pragmas of the statements of `body` as handled (after
-  // an error about the loop itself, so that they do not cause more errors).
+  void check_region(Superblock& sb, const Region& r, std::vector<Reinterpretation>& out);
+  void check_calls(const Stmt* stmt, RegionRole role, const std::string& name, bool bamboo, const Stmt* region,
+                   std::vector<Reinterpretation>* out);
+  bool outlives_region(const Expr* arg, unsigned begin, unsigned end, const CallExpr* call, const Stmt* region);
+  void check_cross_part_declarations(const Superblock& sb);
   void consume_regions_of(const Stmt* body);
-  bool has_cycle(const Superblock& sb, std::string& path) const;
+  bool has_cycle(const Superblock& sb);
+  const Stmt* enclosing_loop(const Stmt* s) const;
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -179,6 +240,9 @@ class Analyzer {
   std::multimap<const Stmt*, const Annotation*> by_stmt_;
   std::set<const Annotation*> used_;
   std::set<const Stmt*> conflicted_;  // statements with two region pragmas (reported)
+  TranslationPlan plan_;
+  std::vector<std::pair<unsigned, unsigned>> candidates_;  // every superblock found, built or not
+  std::vector<const Stmt*> candidate_stmts_;
 };
 
 const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
@@ -188,109 +252,207 @@ const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
   return nullptr;
 }
 
-std::vector<Superblock> Analyzer::run() {
-  AttachVisitor attach(sm_, annotations_);
-  attach.TraverseDecl(ctx_.getTranslationUnitDecl());
-  for (std::size_t i = 0; i < annotations_.size(); ++i) {
-    const Annotation& a = annotations_[i];
-    if (!sm_.isInMainFile(a.hash_loc)) continue;
-    if (!attach.attached()[i]) {
-      report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << kind_keyword(a.kind);
+const Stmt* Analyzer::enclosing_loop(const Stmt* s) const {
+  DynTypedNode node = DynTypedNode::create(*s);
+  for (;;) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) return nullptr;
+    node = parents[0];
+    if (node.get<Decl>()) return nullptr;  // the function (or lambda) ends the search
+    if (const auto* st = node.get<Stmt>(); st && is_loop(st)) return st;
+  }
+}
+
+TranslationPlan Analyzer::run() {
+  StatementIndex index(sm_);
+  index.TraverseDecl(ctx_.getTranslationUnitDecl());
+  index.finish();
+  for (const Annotation& a : annotations_) {
+    if (!sm_.isInMainFile(a.hash_loc)) {
+      // A header's annotations are not translated (only the file given is
+      // rewritten): say so instead of ignoring them.
+      if (!a.broken && !sm_.isInSystemHeader(a.hash_loc))
+        report(diags_, a.hash_loc, Diag::AnnotationInIncludedFile) << a.spelling << kind_keyword(a.kind);
       continue;
     }
-    attached_.push_back({attach.attached()[i], &a});
-    by_stmt_.emplace(attach.attached()[i], &a);
+    const Stmt* s = index.following(offset(a.end_loc));
+    if (!s) {
+      if (!a.broken) report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << kind_keyword(a.kind);
+      continue;
+    }
+    attached_.push_back({s, &a});
+    by_stmt_.emplace(s, &a);
   }
   // Two region pragmas on one statement.
   for (std::size_t i = 1; i < attached_.size(); ++i) {
     auto& [stmt, a] = attached_[i];
     auto& [prev_stmt, prev] = attached_[i - 1];
-    if (stmt == prev_stmt && a->is_region() && prev->is_region()) {
+    if (stmt == prev_stmt && a->is_region() && prev->is_region() && !a->broken && !prev->broken) {
       report(diags_, a->hash_loc, Diag::TwoAnnotationsOneStatement) << prev->name << a->name;
       conflicted_.insert(stmt);
     }
   }
 
-  // The superblocks: loops with a superblock pragma, and plain loops whose
-  // body holds MATE region pragmas.
-  std::vector<std::pair<const ForStmt*, const Annotation*>> loops;
-  for (auto& [stmt, a] : attached_) {
-    if (a->kind != AnnotationKind::Superblock) continue;
-    const auto* loop = dyn_cast<ForStmt>(stmt);
-    if (!loop) {
-      report(diags_, a->hash_loc, Diag::SuperblockNotOnFor) << a->spelling;
-      used_.insert(a);
-      if (const auto* w = dyn_cast<WhileStmt>(stmt)) consume_regions_of(w->getBody());
-      if (const auto* d = dyn_cast<DoStmt>(stmt)) consume_regions_of(d->getBody());
-      if (const auto* r = dyn_cast<CXXForRangeStmt>(stmt)) consume_regions_of(r->getBody());
+  std::vector<Superblock> found;
+  find_superblocks(found);
+  for (const Superblock& sb : found) {
+    candidates_.push_back({offset(sb.begin), end_offset(sb.stmt)});
+    candidate_stmts_.push_back(sb.stmt);
+    if (sb.olap_block) candidate_stmts_.push_back(sb.olap_block);
+  }
+  std::sort(found.begin(), found.end(),
+            [&](const Superblock& x, const Superblock& y) { return offset(x.begin) < offset(y.begin); });
+  for (Superblock& sb : found) {
+    // A superblock lexically inside another one is not supported.
+    const Superblock* outer = nullptr;
+    for (const Superblock& s : plan_.superblocks)
+      if (offset(s.stmt->getBeginLoc()) <= offset(sb.stmt->getBeginLoc()) && end_offset(sb.stmt) <= end_offset(s.stmt))
+        outer = &s;
+    if (outer) {
+      report(diags_, sb.pragma ? sb.pragma->hash_loc : sb.begin, Diag::NestedSuperblock) << line(outer->begin);
+      consume_regions_of(sb.body);
       continue;
     }
-    loops.push_back({loop, a});
+    sb.index = static_cast<int>(plan_.superblocks.size());
+    if (build(sb)) plan_.superblocks.push_back(std::move(sb));
+  }
+
+  // Bamboo priority(n): the priority of the olap region it stands in or
+  // right before.
+  for (auto& [stmt, a] : attached_) {
+    if (a->kind != AnnotationKind::Priority || a->broken) continue;
+    used_.insert(a);
+    Superblock* target = nullptr;
+    unsigned at = offset(a->hash_loc);
+    for (Superblock& sb : plan_.superblocks) {
+      bool inside = at >= offset(sb.begin) && at < end_offset(sb.stmt);
+      bool before = unwrap(stmt) == unwrap(sb.stmt) || stmt == sb.olap_block;
+      if (inside || before) target = &sb;
+    }
+    bool failed = false;  // its superblock had errors, reported already
+    for (const auto& [begin, end] : candidates_) failed = failed || (at >= begin && at < end);
+    for (const Stmt* c : candidate_stmts_) failed = failed || unwrap(c) == unwrap(stmt);
+    if (!target) {
+      if (!failed) report(diags_, a->hash_loc, Diag::PriorityOutsideOlap);
+      continue;
+    }
+    target->priority = a->priority;
+    plan_.erased.push_back(a);
+  }
+
+  // Receive, send and compute blocks outside any superblock: blocks in
+  // called functions. Named regions need a superblock.
+  for (auto& [stmt, a] : attached_) {
+    if (!a->is_region() || used_.count(a)) continue;
+    used_.insert(a);
+    if (a->broken) continue;
+    if (a->is_three_region_form()) {
+      plan_.callee_blocks.push_back({a, stmt});
+      check_calls(stmt, role_of(a, a->kind, a->name), a->name, a->is_bamboo(), stmt, nullptr);
+      continue;
+    }
+    if (const Stmt* loop = enclosing_loop(stmt))
+      report(diags_, a->hash_loc, Diag::RegionOutsideSuperblock)
+          << a->name << (" put '#pragma tucana superblock' before the loop at line " + std::to_string(line(loop->getBeginLoc())));
+    else
+      report(diags_, a->hash_loc, Diag::RegionOutsideSuperblock)
+          << a->name << " a named region is a part of a superblock's graph; put the superblock pragma before the loop or { } block that holds its regions";
+  }
+  return std::move(plan_);
+}
+
+// The superblocks: statements with a superblock (olap) pragma, and plain
+// loops whose body holds MATE region pragmas.
+void Analyzer::find_superblocks(std::vector<Superblock>& out) {
+  std::set<const Stmt*> taken;
+  for (auto& [stmt, a] : attached_) {
+    bool broken_on_loop = a->broken && is_loop(unwrap(stmt));  // e.g. a misspelt superblock keyword
+    if (a->kind != AnnotationKind::Superblock && !broken_on_loop) continue;
+    used_.insert(a);
+    const Stmt* s = unwrap(stmt);
+    if (a->broken) {  // reported: its regions are not errors of their own
+      consume_regions_of(loop_body(s));
+      continue;
+    }
+    Superblock sb;
+    sb.pragma = a;
+    sb.stmt = stmt;
+    sb.begin = a->hash_loc;
+    sb.priority = a->priority;
+    if (a->is_bamboo() && isa<CompoundStmt>(s)) {
+      // olap on a block: inside a loop body, the loop is the superblock;
+      // elsewhere the block runs once.
+      const Stmt* loop = nullptr;
+      for (const auto& parent : ctx_.getParents(*stmt))
+        if (const auto* body = parent.get<CompoundStmt>())
+          for (const auto& grand : ctx_.getParents(*body))
+            if (const Stmt* g = grand.get<Stmt>(); g && is_loop(unwrap(g)) && loop_body(unwrap(g)) == body)
+              loop = g;
+      if (loop) {
+        sb.stmt = loop;
+        sb.begin = sm_.getExpansionLoc(loop->getBeginLoc());
+        sb.olap_block = cast<CompoundStmt>(s);
+        plan_.erased.push_back(a);
+      }
+    }
+    const Stmt* shape_stmt = unwrap(sb.stmt);
+    if (isa<ForStmt>(shape_stmt)) sb.shape = SuperblockShape::For;
+    else if (isa<WhileStmt>(shape_stmt)) sb.shape = SuperblockShape::While;
+    else if (isa<DoStmt>(shape_stmt)) sb.shape = SuperblockShape::Do;
+    else if (isa<CXXForRangeStmt>(shape_stmt)) sb.shape = SuperblockShape::RangeFor;
+    else if (isa<CompoundStmt>(shape_stmt)) sb.shape = SuperblockShape::Block;
+    else {
+      report(diags_, a->keyword_loc, Diag::SuperblockNotOnLoop) << a->spelling << kind_keyword(a->kind)
+          << (a->is_bamboo() ? "olap" : "superblock");
+      continue;
+    }
+    const Stmt* body = sb.shape == SuperblockShape::Block ? shape_stmt : loop_body(shape_stmt);
+    sb.body = dyn_cast<CompoundStmt>(body);
+    if (!sb.body) {
+      report(diags_, body->getBeginLoc(), Diag::BodyNotCompound);
+      continue;
+    }
+    taken.insert(unwrap(sb.stmt));
+    out.push_back(std::move(sb));
   }
   for (auto& [stmt, a] : attached_) {
     if (a->spelling != "mate" || !a->is_region()) continue;
-    // stmt is a child of a { } block; is that block the body of a plain for?
+    // stmt is a child of a { } block; is that block the body of a plain loop?
     for (const auto& parent : ctx_.getParents(*stmt)) {
       const auto* body = parent.get<CompoundStmt>();
       if (!body) continue;
       for (const auto& grand : ctx_.getParents(*body)) {
-        const auto* loop = grand.get<ForStmt>();
-        if (!loop || loop->getBody() != body) continue;
-        bool known = std::any_of(loops.begin(), loops.end(), [&](auto& l) { return l.first == loop; });
-        if (!known) loops.push_back({loop, nullptr});
+        const Stmt* loop = grand.get<Stmt>();
+        if (!loop || !is_loop(loop) || loop_body(loop) != body || taken.count(loop)) continue;
+        taken.insert(loop);
+        Superblock sb;
+        sb.pragma = nullptr;
+        sb.stmt = loop;
+        for (const auto& outer : ctx_.getParents(*loop))  // `#pragma GCC unroll` wraps the loop
+          if (const auto* attr = outer.get<AttributedStmt>()) sb.stmt = attr;
+        sb.begin = sm_.getExpansionLoc(sb.stmt->getBeginLoc());
+        sb.shape = isa<ForStmt>(loop)      ? SuperblockShape::For
+                   : isa<WhileStmt>(loop)  ? SuperblockShape::While
+                   : isa<DoStmt>(loop)     ? SuperblockShape::Do
+                                           : SuperblockShape::RangeFor;
+        sb.body = body;
+        out.push_back(std::move(sb));
       }
     }
   }
-  std::sort(loops.begin(), loops.end(), [&](auto& x, auto& y) {
-    return sm_.isBeforeInTranslationUnit(x.first->getBeginLoc(), y.first->getBeginLoc());
-  });
-
-  std::vector<Superblock> result;
-  for (auto& [loop, pragma] : loops) {
-    // A superblock lexically inside another one is not supported.
-    const Superblock* outer = nullptr;
-    for (const Superblock& s : result)
-      if (sm_.isBeforeInTranslationUnit(s.loop->getBeginLoc(), loop->getBeginLoc()) &&
-          sm_.isBeforeInTranslationUnit(loop->getEndLoc(), s.loop->getEndLoc()))
-        outer = &s;
-    if (outer) {
-      report(diags_, pragma ? pragma->hash_loc : loop->getBeginLoc(), Diag::NestedSuperblock)
-          << sm_.getExpansionLineNumber(outer->begin);
-      if (pragma) used_.insert(pragma);
-      consume_regions_of(loop->getBody());
-      continue;
-    }
-    Superblock sb;
-    sb.index = static_cast<int>(result.size());
-    if (build(loop, pragma, sb)) result.push_back(std::move(sb));
-  }
-  for (auto& [stmt, a] : attached_)
-    if (a->is_region() && !used_.count(a)) report(diags_, a->hash_loc, Diag::RegionOutsideSuperblock) << a->name;
-  return result;
 }
 
-bool Analyzer::build(const ForStmt* loop, const Annotation* pragma, Superblock& sb) {
-  sb.pragma = pragma;
-  sb.loop = loop;
-  sb.begin = pragma ? pragma->hash_loc : sm_.getExpansionLoc(loop->getBeginLoc());
-  if (pragma) used_.insert(pragma);
-  const auto* body = dyn_cast<CompoundStmt>(loop->getBody());
-  if (!body) {
-    report(diags_, loop->getBody()->getBeginLoc(), Diag::BodyNotCompound);
-    return false;
-  }
-  bool ok = build_regions(body, sb);
-  ok = find_loop_variable(loop, sb.var) && ok;
-  if (!ok) return false;
-  if (!build_graph(sb)) return false;
+bool Analyzer::build(Superblock& sb) {
   unsigned errors_before = diags_.getNumErrors();
-  ControlFlowVisitor flow(diags_);
-  flow.TraverseStmt(const_cast<CompoundStmt*>(body));
-  for (const Region& r : sb.regions) {
-    MpiCallVisitor calls(diags_, sm_, r, sb);
-    calls.TraverseStmt(const_cast<Stmt*>(r.body));
-  }
-  return diags_.getNumErrors() == errors_before;
+  bool ok = sb.pragma && sb.pragma->is_bamboo() ? build_bamboo_regions(sb, sb.olap_block) : build_regions(sb);
+  ok = ok && build_graph(sb);
+  // The regions' own checks run in any case: every error in one run.
+  std::vector<Reinterpretation> reinterpretations;
+  for (const Region& r : sb.regions) check_region(sb, r, reinterpretations);
+  if (ok) check_cross_part_declarations(sb);
+  if (!ok || diags_.getNumErrors() != errors_before) return false;
+  plan_.reinterpretations.insert(plan_.reinterpretations.end(), reinterpretations.begin(), reinterpretations.end());
+  return true;
 }
 
 void Analyzer::consume_regions_of(const Stmt* body) {
@@ -302,19 +464,25 @@ void Analyzer::consume_regions_of(const Stmt* body) {
   }
 }
 
-bool Analyzer::build_regions(const CompoundStmt* body, Superblock& sb) {
-  bool ok = true;
-  for (const Stmt* child : body->body()) {
+// Tucana, Toucan and MATE: every statement of the body is one region.
+bool Analyzer::build_regions(Superblock& sb) {
+  bool ok = true, broken = false;
+  for (const Stmt* child : sb.body->body()) {
     const Annotation* a = region_annotation_of(child);
     if (!a) {
+      if (isa<NullStmt>(child)) continue;  // a stray ';'
       report(diags_, child->getBeginLoc(), Diag::StatementOutsideRegion);
       ok = false;
       continue;
     }
-    used_.insert(a);
-    if (conflicted_.count(child)) {  // already reported; its other pragma is handled too
-      auto range = by_stmt_.equal_range(child);
-      for (auto it = range.first; it != range.second; ++it) used_.insert(it->second);
+    auto range = by_stmt_.equal_range(child);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second->is_region()) used_.insert(it->second);
+    if (a->broken) {
+      broken = true;
+      continue;
+    }
+    if (conflicted_.count(child)) {  // already reported
       ok = false;
       continue;
     }
@@ -325,8 +493,10 @@ bool Analyzer::build_regions(const CompoundStmt* body, Superblock& sb) {
       ok = false;
       continue;
     }
-    sb.regions.push_back(Region{a->name, a->kind, a, child, {}});
+    Region r{a->name, a->kind, role_of(a, a->kind, a->name), a, child, child, {}, a->priority};
+    sb.regions.push_back(r);
   }
+  if (broken) return false;  // its error is reported; the graph would only add noise
   if (sb.regions.empty() && ok) {
     report(diags_, sb.begin, Diag::EmptySuperblock);
     return false;
@@ -334,14 +504,108 @@ bool Analyzer::build_regions(const CompoundStmt* body, Superblock& sb) {
   return ok;
 }
 
+// Bamboo: receive and send blocks, and the statements between them as
+// compute parts, in source order; an olap block inside the loop body is
+// opened in place.
+bool Analyzer::build_bamboo_regions(Superblock& sb, const CompoundStmt* olap_block) {
+  std::vector<const Stmt*> stmts;
+  for (const Stmt* child : sb.body->body()) {
+    if (child == olap_block) {
+      for (const Stmt* inner : olap_block->body()) stmts.push_back(inner);
+      continue;
+    }
+    stmts.push_back(child);
+  }
+  bool ok = true;
+  int receives = 0, sends = 0, computes = 0;
+  for (const Stmt* s : stmts) {
+    const Annotation* a = region_annotation_of(s);
+    if (a) {
+      used_.insert(a);
+      if (a->broken) {
+        ok = false;
+        continue;
+      }
+      if (!a->is_bamboo() || a->kind == AnnotationKind::Compute || a->kind == AnnotationKind::Region) {
+        report(diags_, a->hash_loc, Diag::MixedSpellings) << a->spelling;
+        ok = false;
+        continue;
+      }
+      Region r{a->kind == AnnotationKind::Receive ? "receive" : "send", a->kind,
+               a->kind == AnnotationKind::Receive ? RegionRole::Receive : RegionRole::Send, a, s, s, {}, ""};
+      ++(a->kind == AnnotationKind::Receive ? receives : sends);
+      sb.regions.push_back(r);
+      continue;
+    }
+    if (isa<NullStmt>(s)) continue;
+    if (!sb.regions.empty() && !sb.regions.back().annotation) {  // extends the compute part
+      sb.regions.back().last = s;
+      continue;
+    }
+    ++computes;
+    sb.regions.push_back(Region{"compute", AnnotationKind::Compute, RegionRole::Compute, nullptr, s, s, {}, ""});
+  }
+  if (!ok) return false;
+  if (receives + sends == 0) {
+    report(diags_, sb.begin, Diag::OlapWithoutBlocks);
+    return false;
+  }
+  // Names: receive, send, compute, or receive1, receive2, ... when several.
+  int nth[3] = {0, 0, 0};
+  for (Region& r : sb.regions) {
+    int k = r.kind == AnnotationKind::Receive ? 0 : r.kind == AnnotationKind::Send ? 1 : 2;
+    int count = k == 0 ? receives : k == 1 ? sends : computes;
+    if (count > 1) r.name += std::to_string(++nth[k]);
+  }
+  return true;
+}
+
 bool Analyzer::build_graph(Superblock& sb) {
+  bool bamboo = sb.pragma && sb.pragma->is_bamboo();
   bool three = false, named = false;
   for (const Region& r : sb.regions) (r.kind == AnnotationKind::Region ? named : three) = true;
   if (three && named) {
     report(diags_, sb.begin, Diag::MixedForms);
     return false;
   }
-  sb.three_region_form = three;
+  sb.three_region_form = three && !bamboo;
+  if (bamboo) {
+    // Bamboo's partial order: receive blocks in order, send blocks in
+    // order, each independent of the other kind; a compute part after
+    // every part before it (so after the messages it may read arrived and
+    // the buffers it may overwrite were sent); a receive or send block
+    // after its own previous iteration and a compute part after the last
+    // send block of the previous iteration (buffers are reused).
+    int last[3] = {-1, -1, -1};
+    int last_send = -1;
+    for (const Region& r : sb.regions)
+      if (r.kind == AnnotationKind::Send) last_send = static_cast<int>(&r - sb.regions.data());
+    // after_receive[i]: region i waits for messages of this iteration.
+    std::vector<bool> after_receive(sb.regions.size(), false);
+    bool ok = true;
+    for (std::size_t i = 0; i < sb.regions.size(); ++i) {
+      Region& r = sb.regions[i];
+      int k = r.kind == AnnotationKind::Receive ? 0 : r.kind == AnnotationKind::Send ? 1 : 2;
+      auto dep = [&](int region, bool previous) {
+        if (region < 0) return;
+        r.deps.push_back({region, previous, {}});
+        if (!previous && after_receive[static_cast<std::size_t>(region)]) after_receive[i] = true;
+      };
+      if (k == 0) dep(last[0], false), dep(last[2], false), dep(static_cast<int>(i), true), after_receive[i] = true;
+      if (k == 1) dep(last[1], false), dep(last[2], false), dep(static_cast<int>(i), true);
+      if (k == 2) dep(last[0], false), dep(last[1], false), dep(last[2], false), dep(last_send, true);
+      // A send block after code that waits for this iteration's messages
+      // would wait for them too: with every rank doing the same, no message
+      // would ever leave (Bamboo's Table 1 case).
+      if (k == 1 && last[2] >= 0 && after_receive[i]) {
+        const Region& c = sb.regions[static_cast<std::size_t>(last[2])];
+        report(diags_, c.first->getBeginLoc(), Diag::ComputeBeforeSend) << c.name << r.name;
+        ok = false;
+      }
+      last[k] = static_cast<int>(i);
+    }
+    return ok;
+  }
   // Names are unique.
   std::map<std::string, int> index;
   bool ok = true;
@@ -350,7 +614,8 @@ bool Analyzer::build_graph(Superblock& sb) {
     auto [it, fresh] = index.emplace(r.name, static_cast<int>(i));
     if (!fresh) {
       report(diags_, r.annotation->keyword_loc, Diag::DuplicateRegion) << r.name;
-      report(diags_, sb.regions[static_cast<std::size_t>(it->second)].annotation->keyword_loc, Diag::PreviousRegion) << r.name;
+      report(diags_, sb.regions[static_cast<std::size_t>(it->second)].annotation->keyword_loc, Diag::PreviousRegion)
+          << r.name;
       ok = false;
     }
   }
@@ -362,13 +627,13 @@ bool Analyzer::build_graph(Superblock& sb) {
         ok = false;
       }
     if (!ok) return false;
-    // The default graph (SPEC.md): receive(i) after compute(i-1); send(i)
-    // after compute(i-1) and send(i-1); compute(i) after receive(i) and
-    // send(i), i.e. once its messages arrived and its send buffers are free.
+    // The default graph: receive(i) after compute(i-1); send(i) after
+    // compute(i-1) and send(i-1); compute(i) after receive(i) and send(i),
+    // i.e. once its messages arrived and its send buffers are free.
     int rcv = index["receive"], snd = index["send"], cmp = index["compute"];
-    sb.regions[static_cast<std::size_t>(rcv)].deps = {{cmp, true}};
-    sb.regions[static_cast<std::size_t>(snd)].deps = {{cmp, true}, {snd, true}};
-    sb.regions[static_cast<std::size_t>(cmp)].deps = {{rcv, false}, {snd, false}};
+    sb.regions[static_cast<std::size_t>(rcv)].deps = {{cmp, true, {}}};
+    sb.regions[static_cast<std::size_t>(snd)].deps = {{cmp, true, {}}, {snd, true, {}}};
+    sb.regions[static_cast<std::size_t>(cmp)].deps = {{rcv, false, {}}, {snd, false, {}}};
     return true;
   }
   for (Region& r : sb.regions) {
@@ -379,36 +644,39 @@ bool Analyzer::build_graph(Superblock& sb) {
         ok = false;
         continue;
       }
-      r.deps.push_back(RegionDep{it->second, d.previous});
+      r.deps.push_back(RegionDep{it->second, d.previous, d.loc});
     }
   }
   if (!ok) return false;
-  std::string path;
-  if (has_cycle(sb, path)) {
-    report(diags_, sb.begin, Diag::DependencyCycle) << path;
-    return false;
-  }
-  return true;
+  return !has_cycle(sb);
 }
 
-// Depth-first search over the same-iteration edges.
-bool Analyzer::has_cycle(const Superblock& sb, std::string& path) const {
+// Depth-first search over the same-iteration edges; a cycle is reported at
+// the depends clause that closes it, with a note at each other edge.
+bool Analyzer::has_cycle(const Superblock& sb) {
   std::size_t n = sb.regions.size();
-  std::vector<int> state(n, 0), stack;
+  std::vector<int> state(n, 0);
+  std::vector<std::pair<int, const RegionDep*>> stack;  // region, the edge taken from it
   std::function<bool(int)> visit = [&](int u) {
     state[static_cast<std::size_t>(u)] = 1;
-    stack.push_back(u);
     for (const RegionDep& d : sb.regions[static_cast<std::size_t>(u)].deps) {
       if (d.previous) continue;
+      stack.push_back({u, &d});
       if (state[static_cast<std::size_t>(d.region)] == 1) {
-        auto from = std::find(stack.begin(), stack.end(), d.region);
-        for (auto it = from; it != stack.end(); ++it) path += sb.regions[static_cast<std::size_t>(*it)].name + " -> ";
+        auto from = std::find_if(stack.begin(), stack.end(), [&](auto& e) { return e.first == d.region; });
+        std::string path;
+        for (auto it = from; it != stack.end(); ++it) path += sb.regions[static_cast<std::size_t>(it->first)].name + " -> ";
         path += sb.regions[static_cast<std::size_t>(d.region)].name;
+        report(diags_, d.loc, Diag::DependencyCycle) << path;
+        for (auto it = from; it + 1 != stack.end(); ++it)
+          report(diags_, it->second->loc, Diag::CycleEdge)
+              << sb.regions[static_cast<std::size_t>(it->first)].name
+              << sb.regions[static_cast<std::size_t>(it->second->region)].name;
         return true;
       }
       if (state[static_cast<std::size_t>(d.region)] == 0 && visit(d.region)) return true;
+      stack.pop_back();
     }
-    stack.pop_back();
     state[static_cast<std::size_t>(u)] = 2;
     return false;
   };
@@ -417,46 +685,162 @@ bool Analyzer::has_cycle(const Superblock& sb, std::string& path) const {
   return false;
 }
 
-// The type to declare copies of the loop variable with. A deduced C++ type
-// (auto) may have no name that can be written (or only a long internal one):
-// it is spelled as what `auto` deduces from the initializer.
-std::string Analyzer::loop_variable_type(const VarDecl* vd, const PrintingPolicy& policy) const {
-  if (vd->getType()->getContainedDeducedType() && vd->hasInit()) {
-    SourceManager& sm = sm_;
-    CharSourceRange range = sm.getExpansionRange(vd->getInit()->getSourceRange());
-    std::string init = Lexer::getSourceText(range, sm, ctx_.getLangOpts()).str();
-    return "std::decay<decltype(" + init + ")>::type";
+void Analyzer::check_region(Superblock& sb, const Region& r, std::vector<Reinterpretation>& out) {
+  unsigned begin = offset(r.first->getBeginLoc()), end = end_offset(r.last);
+  bool bamboo = sb.pragma && sb.pragma->is_bamboo();
+  // Every statement of the region, in order (a Bamboo compute part has several).
+  bool inside = false;
+  std::vector<const Stmt*> parts;
+  std::vector<const Stmt*> all;
+  for (const Stmt* child : sb.body->body()) {
+    if (child == sb.olap_block)
+      for (const Stmt* inner : sb.olap_block->body()) all.push_back(inner);
+    else
+      all.push_back(child);
   }
-  return vd->getType().getUnqualifiedType().getAsString(policy);
+  for (const Stmt* s : all) {
+    if (s == r.first) inside = true;
+    if (inside) parts.push_back(s);
+    if (s == r.last) break;
+  }
+  for (const Stmt* s : parts) {
+    ControlFlowVisitor flow(diags_, sm_, begin, end);
+    flow.TraverseStmt(const_cast<Stmt*>(s));
+    check_calls(s, r.role, r.name, bamboo, r.first == r.last ? r.first : nullptr, &out);
+  }
 }
 
-bool Analyzer::find_loop_variable(const ForStmt* loop, LoopVariable& var) {
-  const Stmt* init = loop->getInit();
-  PrintingPolicy policy = ctx_.getPrintingPolicy();
-  if (const auto* decl = dyn_cast_or_null<DeclStmt>(init)) {
-    if (!decl->isSingleDecl()) {
-      report(diags_, init->getBeginLoc(), Diag::SeveralLoopVariables);
-      return false;
-    }
-    if (const auto* vd = dyn_cast<VarDecl>(decl->getSingleDecl()); vd && vd->hasInit()) {
-      var = LoopVariable{vd->getNameAsString(), loop_variable_type(vd, policy), true};
+// Checks the MPI calls of a region or block against its role and collects
+// the blocking calls that become posts (`out` null: none do).
+void Analyzer::check_calls(const Stmt* stmt, RegionRole role, const std::string& name, bool bamboo,
+                           const Stmt* region, std::vector<Reinterpretation>* out) {
+  class Calls : public RecursiveASTVisitor<Calls> {
+   public:
+    bool TraverseLambdaExpr(LambdaExpr* e) { return RecursiveASTVisitor::TraverseLambdaExpr(e); }
+    bool VisitCallExpr(CallExpr* c) {
+      calls.push_back(c);
       return true;
     }
-  } else if (const auto* assign = dyn_cast_or_null<BinaryOperator>(init); assign && assign->isAssignmentOp()) {
-    if (const auto* ref = dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts())) {
-      if (const auto* vd = dyn_cast<VarDecl>(ref->getDecl())) {
-        var = LoopVariable{vd->getNameAsString(), vd->getType().getUnqualifiedType().getAsString(policy), false};
-        return true;
+    std::vector<const CallExpr*> calls;
+  } finder;
+  finder.TraverseStmt(const_cast<Stmt*>(stmt));
+  bool receive = role == RegionRole::Receive, send = role == RegionRole::Send;
+  for (const CallExpr* call : finder.calls) {
+    const FunctionDecl* fn = call->getDirectCallee();
+    if (!fn || !fn->getIdentifier()) continue;
+    llvm::StringRef callee = fn->getName();
+    if (!callee.startswith("MPI_")) continue;
+    MpiCallInfo info = classify_mpi_call(callee);
+    SourceLocation loc = call->getBeginLoc();
+    if (info.role == MpiRole::Forbidden) {
+      report(diags_, loc, Diag::ForbiddenInRegion) << callee << info.note;
+      continue;
+    }
+    if (info.collective() && (receive || send)) {
+      report(diags_, loc, Diag::CollectiveInCommRegion) << callee << (receive ? "receive" : "send") << name;
+      continue;
+    }
+    // Bamboo: a send that forwards received data belongs in a receive block.
+    if (info.sends() && receive && !bamboo) {
+      report(diags_, loc, Diag::SendInReceiveRegion) << callee << name;
+      continue;
+    }
+    if (info.receives() && send) {
+      report(diags_, loc, Diag::ReceiveInSendRegion) << callee << name;
+      continue;
+    }
+    if (!out || !region || !(receive || send)) continue;
+    // The blocking calls of receive and send regions become posts when what
+    // they write or read outlives the region and nothing later in the
+    // region touches it (docs/annotations.md, "Blocking calls").
+    const char* replacement = nullptr;
+    std::vector<unsigned> buffers;
+    if (callee == "MPI_Recv" && receive) replacement = "tucana_sb_recv", buffers = {0, 6};
+    if (callee == "MPI_Send" && send) replacement = "tucana_sb_send", buffers = {0};
+    if (callee == "MPI_Sendrecv" && receive) replacement = "tucana_sb_sendrecv", buffers = {0, 5, 11};
+    if (!replacement || loc.isMacroID() || call->getCallee()->getBeginLoc().isMacroID()) continue;
+    unsigned begin = offset(region->getBeginLoc()), end = end_offset(region);
+    bool ok = true;
+    for (unsigned b : buffers)
+      if (b < call->getNumArgs()) ok = ok && outlives_region(call->getArg(b), begin, end, call, region);
+    if (ok) out->push_back({call, replacement});
+  }
+}
+
+// True when the memory `arg` designates lives past the region [begin, end)
+// and the region does not name it again after `call` (or anywhere in a loop
+// around the call inside the region).
+bool Analyzer::outlives_region(const Expr* arg, unsigned begin, unsigned end, const CallExpr* call,
+                               const Stmt* region) {
+  if (arg->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) return true;  // MPI_STATUS_IGNORE
+  VarRefs refs;
+  refs.TraverseStmt(const_cast<Expr*>(arg));
+  if (refs.vars.empty()) return false;
+  for (const VarDecl* v : refs.vars) {
+    if (v->hasGlobalStorage()) continue;
+    unsigned at = offset(v->getLocation());
+    bool local_to_region = at >= begin && at < end;
+    // A pointer held in a region-local variable still points to memory that
+    // outlives it; an array or scalar of the region does not.
+    if (local_to_region && !(v->getType()->isPointerType() && !refs.address_taken)) return false;
+  }
+  // Later uses in the region: from the call (or from the start of the
+  // outermost loop around it inside the region) to the region's end.
+  unsigned from = offset(call->getBeginLoc());
+  DynTypedNode node = DynTypedNode::create(*static_cast<const Stmt*>(call));
+  for (;;) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) break;
+    node = parents[0];
+    const Stmt* s = node.get<Stmt>();
+    if (!s || s == region) break;
+    if (is_loop(s)) from = std::min(from, offset(s->getBeginLoc()));
+  }
+  UseFinder uses(sm_, refs.vars, from, end, call);
+  uses.TraverseStmt(const_cast<Stmt*>(region));
+  return !uses.found;
+}
+
+// A variable declared in one part of a Bamboo olap region and used in a
+// later part would be out of scope there.
+void Analyzer::check_cross_part_declarations(const Superblock& sb) {
+  if (!sb.pragma || !sb.pragma->is_bamboo()) return;
+  for (std::size_t i = 0; i < sb.regions.size(); ++i) {
+    const Region& r = sb.regions[i];
+    std::set<const VarDecl*> declared;
+    unsigned begin = offset(r.first->getBeginLoc()), end = end_offset(r.last);
+    std::vector<const Stmt*> all;
+    for (const Stmt* child : sb.body->body()) {
+      if (child == sb.olap_block)
+        for (const Stmt* inner : sb.olap_block->body()) all.push_back(inner);
+      else
+        all.push_back(child);
+    }
+    for (const Stmt* s : all) {
+      unsigned at = offset(s->getBeginLoc());
+      if (at < begin || at >= end) continue;
+      if (const auto* ds = dyn_cast<DeclStmt>(s))
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d)) declared.insert(v);
+    }
+    if (declared.empty()) continue;
+    for (std::size_t j = i + 1; j < sb.regions.size(); ++j) {
+      const Region& later = sb.regions[j];
+      unsigned lb = offset(later.first->getBeginLoc()), le = end_offset(later.last);
+      UseFinder uses(sm_, declared, lb, le, nullptr);
+      uses.TraverseStmt(const_cast<CompoundStmt*>(sb.body));
+      if (uses.found) {
+        const VarDecl* v = *declared.begin();
+        report(diags_, v->getLocation(), Diag::DeclarationUsedInLaterPart) << v->getName() << r.name << later.name;
+        break;
       }
     }
   }
-  report(diags_, init ? init->getBeginLoc() : loop->getBeginLoc(), Diag::NoLoopVariable);
-  return false;
 }
 
 }  // namespace
 
-std::vector<Superblock> analyze_superblocks(ASTContext& ctx, const AnnotationList& annotations) {
+TranslationPlan analyze_superblocks(ASTContext& ctx, const AnnotationList& annotations) {
   return Analyzer(ctx, annotations).run();
 }
 

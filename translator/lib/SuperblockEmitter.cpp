@@ -1,24 +1,33 @@
-// Emission of one superblock. The loop
+// Emission: small separate edits around code that stays in place. For
 //
 //   #pragma tucana superblock
-//   for (INIT; COND; INC) { R0 R1 ... }
+//   for (INIT; COND; INC) {
+//     #pragma tucana receive
+//     R
+//     #pragma tucana compute
+//     C
+//   }
 //
-// becomes a block that describes the region graph in static tables and runs
-// a dispatch loop: the runtime hands out the next region whose dependencies
-// are met (tucana_sb_next), the region runs with its own copy of the loop
-// variable (each region is at its own iteration), tests COND, runs its code,
-// applies INC, and reports that it ran. See docs/translator.md.
+// the edits are: the superblock pragma line becomes the region tables and
+// tucana_sb_begin (then a #line); after the body's '{' the iteration's
+// dispatch loop opens; each region pragma line becomes `case K: {`; after
+// each region `tucana_sb_ran(sb, K); break; }`; before the body's '}' the
+// dispatch closes; after the loop `tucana_sb_end(sb); }`. The loop header,
+// the region bodies, comments and other pragmas are not touched, so every
+// line keeps its number. See docs/translator.md.
 #include "tucana/translate/SuperblockEmitter.h"
 
-#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/translate/Diagnostics.h"
 
@@ -37,6 +46,11 @@ const char* kind_constant(AnnotationKind kind) {
   }
 }
 
+const Stmt* unwrap_attributes(const Stmt* s) {
+  while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();
+  return s;
+}
+
 std::string c_string(llvm::StringRef s) {
   std::string out = "\"";
   for (char c : s) {
@@ -46,83 +60,83 @@ std::string c_string(llvm::StringRef s) {
   return out + "\"";
 }
 
+// The edits of one file. Insertions at one offset are joined in the order
+// of their rank (so that, say, the end of the last region comes before the
+// end of the dispatch loop when no space separates them); every edit goes
+// into one tooling::Replacements, which reports overlaps.
+class EditSet {
+ public:
+  void insert(unsigned offset, int rank, std::string text) { inserts_[offset].emplace(rank, std::move(text)); }
+  void replace(unsigned offset, unsigned length, std::string text) { replaces_.push_back({offset, length, std::move(text)}); }
+  llvm::Error apply(llvm::StringRef file, tooling::Replacements& out) const {
+    for (auto& [offset, texts] : inserts_) {
+      std::string joined;
+      for (auto& [rank, text] : texts) joined += text;
+      if (llvm::Error e = out.add(tooling::Replacement(file, offset, 0, joined))) return e;
+    }
+    for (const Replace& r : replaces_)
+      if (llvm::Error e = out.add(tooling::Replacement(file, r.offset, r.length, r.text))) return e;
+    return llvm::Error::success();
+  }
+
+ private:
+  struct Replace {
+    unsigned offset, length;
+    std::string text;
+  };
+  std::map<unsigned, std::multimap<int, std::string>> inserts_;
+  std::vector<Replace> replaces_;
+};
+
 class Emitter {
  public:
-  explicit Emitter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()) {}
+  Emitter(ASTContext& ctx, std::string display_name)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), display_name_(std::move(display_name)) {}
 
-  bool emit(const Superblock& sb, tooling::Replacements& out);
-  bool emit_include(tooling::Replacements& out);
+  void superblock(const Superblock& sb);
+  void callee_block(const CalleeBlock& b);
+  void reinterpret(const Reinterpretation& r);
+  void erase_pragma(const Annotation& a) { edits_.replace(offset(a.hash_loc), pragma_length(a), ""); }
+  void include_runtime(const Superblock& first);
+  bool apply(tooling::Replacements& out);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
   // Offset just past the last token of `s` as written (a macro call at the
-  // end counts whole: the end of its expansion range, not its name).
-  unsigned end_offset(const Stmt* s) const {
-    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
-    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
-  }
-  // The same, extended over the ';' that ends a statement when there is one
-  // (an expression statement's range stops before it).
+  // end counts whole), extended over the ';' that ends a statement when
+  // there is one (an expression statement's range stops before it).
   unsigned statement_end_offset(const Stmt* s) const {
     SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
     std::optional<Token> next = Lexer::findNextToken(last, sm_, lo_);
-    if (next && next->is(tok::semi)) return sm_.getFileOffset(next->getEndLoc());
-    return end_offset(s);
+    if (next && next->is(tok::semi) && !isa<CompoundStmt>(s)) return sm_.getFileOffset(next->getEndLoc());
+    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
   }
-  std::string text(unsigned begin, unsigned end) const {
-    return sm_.getBufferData(sm_.getMainFileID()).substr(begin, end - begin).str();
-  }
-  std::string expr_text(const Expr* e) const {
-    return text(offset(e->getBeginLoc()), end_offset(e));
-  }
-  std::string file_name(SourceLocation loc) const { return sm_.getPresumedLoc(loc).getFilename(); }
+  // The pragma line from its '#' to its newline (not included).
+  unsigned pragma_length(const Annotation& a) const { return offset(a.end_loc) - offset(a.hash_loc); }
   unsigned line(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getLine(); }
   unsigned column(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getColumn(); }
-  std::string region_text(const Superblock& sb, const Region& r) const;
+  std::string line_directive(unsigned n) const { return "#line " + std::to_string(n) + " " + c_string(display_name_); }
 
   ASTContext& ctx_;
   SourceManager& sm_;
   const LangOptions& lo_;
+  std::string display_name_;  // the input's name as the user wrote it
+  EditSet edits_;
 };
 
-// The region's statement as written, with its waits rewritten.
-std::string Emitter::region_text(const Superblock& sb, const Region& r) const {
-  unsigned begin = offset(r.body->getBeginLoc()), end = statement_end_offset(r.body);
-  struct Edit {
-    unsigned begin, end;
-    std::string text;
-  };
-  std::vector<Edit> edits;
-  std::string handle = "tucana_sb" + std::to_string(sb.index);
-  for (const WaitCall& w : sb.waits) {
-    unsigned call = offset(w.call->getBeginLoc());
-    if (call < begin || call >= end) continue;
-    // MPI_Waitall(n, reqs, st)  ->  tucana_sb_waitall(tucana_sbK, n, reqs, st)
-    edits.push_back({call, offset(w.call->getArg(0)->getBeginLoc()), w.replacement + "(" + handle + ", "});
-  }
-  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
-  std::string body = text(begin, end);
-  for (const Edit& e : edits) body.replace(e.begin - begin, e.end - e.begin, e.text);
-  return body;
-}
-
-bool Emitter::emit(const Superblock& sb, tooling::Replacements& out) {
+void Emitter::superblock(const Superblock& sb) {
   const std::string k = "tucana_sb" + std::to_string(sb.index);
-  const std::string ind(column(sb.begin) - 1, ' ');
-  const std::string file = file_name(sb.begin);
-  std::string where = llvm::sys::path::filename(file).str() + ":" + std::to_string(line(sb.begin));
-  const LoopVariable& v = sb.var;
   const std::size_t n = sb.regions.size();
-  const ForStmt* loop = sb.loop;
-  std::string cond = loop->getCond() ? expr_text(loop->getCond()) : "1";
-  std::string inc = loop->getInc() ? expr_text(loop->getInc()) : "";
+  std::string where = llvm::sys::path::filename(display_name_).str() + ":" + std::to_string(line(sb.begin));
 
+  // The region tables and tucana_sb_begin, in a block that also holds the
+  // loop and tucana_sb_end (so that a superblock may be the body of an if).
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "/* tucana: superblock " << where << ", regions";
+  std::string ind(column(sb.begin) - 1, ' ');
+  os << "{ /* tucana: superblock " << where << ", regions";
   for (const Region& r : sb.regions) os << " " << r.name;
   os << " (translated by tucana-translate) */\n";
-  os << ind << "{\n";
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];
     if (r.deps.empty()) continue;
@@ -144,60 +158,85 @@ bool Emitter::emit(const Superblock& sb, tooling::Replacements& out) {
   os << ind << "  };\n";
   os << ind << "  static const tucana_superblock_desc " << k << "_desc = {" << c_string(where) << ", " << n << ", "
      << k << "_regions};\n";
-  os << ind << "  " << v.type << " " << k << "_it[" << n << "];\n";
-  os << ind << "  tucana_superblock *" << k << ";\n";
-  // The loop's first clause runs once; every region starts from its value.
-  os << ind << "  {\n";
-  if (v.declared_in_init) {
-    const auto* vd = cast<VarDecl>(cast<DeclStmt>(loop->getInit())->getSingleDecl());
-    os << ind << "    " << v.type << " " << v.name << " = " << expr_text(vd->getInit()) << ";\n";
+  os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin(&" << k << "_desc);\n";
+  os.flush();
+  bool own_pragma = sb.pragma && !sb.olap_block;
+  if (own_pragma) {
+    // The pragma line becomes the tables; the next line keeps its number.
+    edits_.replace(offset(sb.pragma->hash_loc), pragma_length(*sb.pragma), s + line_directive(line(sb.begin) + 1));
   } else {
-    os << ind << "    " << expr_text(cast<Expr>(loop->getInit())) << ";\n";
+    // MATE (no superblock pragma) or a Bamboo olap block: before the loop.
+    unsigned col = column(sb.begin);
+    edits_.insert(offset(sb.begin), 0, s + line_directive(line(sb.begin)) + "\n" + std::string(col - 1, ' '));
   }
-  for (std::size_t i = 0; i < n; ++i) os << ind << "    " << k << "_it[" << i << "] = " << v.name << ";\n";
-  os << ind << "  }\n";
-  os << ind << "  " << k << " = tucana_sb_begin(&" << k << "_desc);\n";
-  os << ind << "  for (int " << k << "_r; (" << k << "_r = tucana_sb_next(" << k << ")) >= 0;) {\n";
-  os << ind << "    switch (" << k << "_r) {\n";
+  // After the loop: wait for the superblock's last requests.
+  edits_.insert(statement_end_offset(unwrap_attributes(sb.stmt)), 0, " tucana_sb_end(" + k + "); }");
+
+  // The body: one dispatch loop per iteration, priorities first.
+  std::string open;
+  if (!sb.priority.empty()) open += " tucana_sb_priority(" + k + ", -1, (" + sb.priority + "));";
+  for (std::size_t i = 0; i < n; ++i)
+    if (!sb.regions[i].priority.empty())
+      open += " tucana_sb_priority(" + k + ", " + std::to_string(i) + ", (" + sb.regions[i].priority + "));";
+  open += " for (int " + k + "_r; (" + k + "_r = tucana_sb_next(" + k + ")) >= 0;) switch (" + k + "_r) {";
+  edits_.insert(offset(sb.body->getLBracLoc()) + 1, 0, open);
+  edits_.insert(offset(sb.body->getRBracLoc()), 1, "} ");
+
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];
-    os << ind << "    case " << i << ": { /* region " << r.name << " */\n";
-    os << ind << "      " << v.type << " " << v.name << " = " << k << "_it[" << i << "];\n";
-    os << ind << "      if (!(" << cond << ")) {\n";
-    os << ind << "        tucana_sb_finish(" << k << ", " << i << ");\n";
-    os << ind << "        break;\n";
-    os << ind << "      }\n";
-    os << "#line " << line(r.body->getBeginLoc()) << " " << c_string(file) << "\n";
-    os << std::string(column(r.body->getBeginLoc()) - 1, ' ') << region_text(sb, r) << "\n";
-    if (!inc.empty()) os << ind << "      " << inc << ";\n";
-    os << ind << "      " << k << "_it[" << i << "] = " << v.name << ";\n";
-    os << ind << "      tucana_sb_ran(" << k << ", " << i << ");\n";
-    os << ind << "      break;\n";
-    os << ind << "    }\n";
+    std::string head = "case " + std::to_string(i) + ": { /* region " + r.name + " */";
+    if (r.annotation)
+      edits_.replace(offset(r.annotation->hash_loc), pragma_length(*r.annotation), head);
+    else  // a Bamboo compute part has no pragma of its own
+      edits_.insert(offset(r.first->getBeginLoc()), 1, head + " ");
+    edits_.insert(statement_end_offset(r.last), 0,
+                  " tucana_sb_ran(" + k + ", " + std::to_string(i) + "); break; }");
   }
-  os << ind << "    }\n";
-  os << ind << "  }\n";
-  os << ind << "  tucana_sb_end(" << k << ");\n";
-  if (!v.declared_in_init) os << ind << "  " << v.name << " = " << k << "_it[" << n - 1 << "];\n";
-  os << ind << "}\n";
-  os << "#line " << line(loop->getEndLoc()) << " " << c_string(file) << "\n";
-  os.flush();
-
-  unsigned begin = offset(sb.begin), end = statement_end_offset(loop);
-  tooling::Replacement rep(sm_.getFilename(sm_.getLocForStartOfFile(sm_.getMainFileID())), begin, end - begin, s);
-  if (llvm::Error err = out.add(rep)) {
-    report(ctx_.getDiagnostics(), sb.begin, Diag::ConflictingEdits) << llvm::toString(std::move(err));
-    return false;
-  }
-  return true;
 }
 
-bool Emitter::emit_include(tooling::Replacements& out) {
-  SourceLocation start = sm_.getLocForStartOfFile(sm_.getMainFileID());
-  std::string text = "#include <tucana/superblock.h>\n#line 1 " + c_string(file_name(start)) + "\n";
-  tooling::Replacement rep(sm_.getFilename(start), 0, 0, text);
-  if (llvm::Error err = out.add(rep)) {
-    report(ctx_.getDiagnostics(), start, Diag::ConflictingEdits) << llvm::toString(std::move(err));
+void Emitter::callee_block(const CalleeBlock& b) {
+  edits_.replace(offset(b.annotation->hash_loc), pragma_length(*b.annotation),
+                 std::string("/* tucana: ") + kind_keyword(b.annotation->kind) +
+                     " block: its requests belong to the running region (translated by tucana-translate) */");
+}
+
+void Emitter::reinterpret(const Reinterpretation& r) {
+  SourceLocation callee = r.call->getCallee()->getBeginLoc();
+  unsigned length = Lexer::MeasureTokenLength(callee, sm_, lo_);
+  edits_.replace(offset(callee), length, r.replacement);
+}
+
+// `#include <tucana/superblock.h>` at file scope right before the
+// declaration that holds the first superblock: after the program's own
+// includes and feature-test macros (_POSIX_C_SOURCE must come first), and
+// outside any namespace or extern "C" block.
+void Emitter::include_runtime(const Superblock& first) {
+  DynTypedNode node = DynTypedNode::create(*first.stmt);
+  const Decl* top = nullptr;
+  for (;;) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) break;
+    if (parents[0].get<TranslationUnitDecl>()) {
+      top = node.get<Decl>();
+      break;
+    }
+    node = parents[0];
+  }
+  SourceLocation at = top ? sm_.getExpansionLoc(top->getBeginLoc()) : sm_.getLocForStartOfFile(sm_.getMainFileID());
+  unsigned begin = offset(at), line_start = begin - (column(at) - 1);
+  llvm::StringRef before = sm_.getBufferData(sm_.getMainFileID()).substr(line_start, begin - line_start);
+  std::string text = "#include <tucana/superblock.h>\n" + line_directive(line(at)) + "\n";
+  if (before.trim().empty())
+    edits_.insert(line_start, -1, text);
+  else
+    edits_.insert(begin, -1, "\n" + text + std::string(column(at) - 1, ' '));
+}
+
+bool Emitter::apply(tooling::Replacements& out) {
+  llvm::StringRef file = sm_.getFileEntryRefForID(sm_.getMainFileID())->getName();
+  if (llvm::Error err = edits_.apply(file, out)) {
+    report(ctx_.getDiagnostics(), sm_.getLocForStartOfFile(sm_.getMainFileID()), Diag::ConflictingEdits)
+        << llvm::toString(std::move(err));
     return false;
   }
   return true;
@@ -205,12 +244,16 @@ bool Emitter::emit_include(tooling::Replacements& out) {
 
 }  // namespace
 
-bool emit_superblocks(ASTContext& ctx, const std::vector<Superblock>& superblocks, tooling::Replacements& out) {
-  if (superblocks.empty()) return true;
-  Emitter e(ctx);
-  bool ok = e.emit_include(out);
-  for (const Superblock& sb : superblocks) ok = e.emit(sb, out) && ok;
-  return ok;
+bool emit_translation(ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
+                      tooling::Replacements& out) {
+  if (plan.empty() && plan.erased.empty()) return true;
+  Emitter e(ctx, display_name);
+  if (!plan.superblocks.empty()) e.include_runtime(plan.superblocks.front());
+  for (const Superblock& sb : plan.superblocks) e.superblock(sb);
+  for (const CalleeBlock& b : plan.callee_blocks) e.callee_block(b);
+  for (const Reinterpretation& r : plan.reinterpretations) e.reinterpret(r);
+  for (const Annotation* a : plan.erased) e.erase_pragma(*a);
+  return e.apply(out);
 }
 
 }  // namespace tucana::translate

@@ -19,11 +19,17 @@ class TranslateConsumer : public clang::ASTConsumer {
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     clang::DiagnosticsEngine& diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred()) return;  // the program itself does not compile
-    std::vector<Superblock> superblocks = analyze_superblocks(ctx, annotations_);
+    // Each malformed annotation reported one error; any other error is the
+    // program's own (then it does not compile, and there is nothing to do).
+    unsigned annotation_errors = 0;
+    for (const Annotation& a : annotations_.all()) annotation_errors += a.broken ? 1 : 0;
+    if (diags.getNumErrors() > annotation_errors) return;
+    // Analysis runs even after a malformed pragma, so that every annotation
+    // error of the file is reported in one run.
+    TranslationPlan plan = analyze_superblocks(ctx, annotations_);
     if (diags.hasErrorOccurred()) return;
     clang::tooling::Replacements edits;
-    if (!emit_superblocks(ctx, superblocks, edits)) return;
+    if (!emit_translation(ctx, plan, result_.display_name, edits)) return;
     clang::SourceManager& sm = ctx.getSourceManager();
     llvm::Expected<std::string> text = clang::tooling::applyAllReplacements(sm.getBufferData(sm.getMainFileID()), edits);
     if (!text) {
@@ -31,7 +37,7 @@ class TranslateConsumer : public clang::ASTConsumer {
       return;
     }
     result_.text = std::move(*text);
-    result_.superblocks = static_cast<int>(superblocks.size());
+    result_.superblocks = static_cast<int>(plan.superblocks.size());
     result_.ok = true;
   }
 

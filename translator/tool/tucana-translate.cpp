@@ -108,6 +108,7 @@ int main(int argc, const char** argv) {
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
 
   tucana::translate::TranslationResult result;
+  result.display_name = input;  // #line names the file as the user did
   int rc = tool.run(tucana::translate::translate_action_factory(result).get());
   if (rc != 0 || !result.ok) return 1;
   if (output_file.empty()) {

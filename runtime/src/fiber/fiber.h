@@ -75,6 +75,10 @@ class Fiber {
   std::atomic<int> park_state{0};
   void* user = nullptr;
   int trace_id = -1;  // the number traces show for it (the subrank)
+  // Scheduling priority (sched::PriorityPolicy runs higher first; default 0).
+  // Contract: written only by the fiber itself while it runs (or before it
+  // is first made ready); a ready queue reads it when the fiber is queued.
+  int priority = 0;
   bool transient = false;  // pooled and reused when it finishes (Scheduler::spawn_transient)
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry

@@ -25,8 +25,14 @@ struct P2PArgs {
   bool proc_null = false;
 };
 
+void deliver_released(Request* r);
+
 void on_complete(comm::Operation* op) {
   auto* r = static_cast<Request*>(op);
+  if (r->released) {
+    deliver_released(r);
+    return;
+  }
   // The region instance is told first, so that a request seen complete is
   // always accounted for in its region.
   if (regions::Instance* in = r->instance) {
@@ -166,6 +172,17 @@ int nonblocking(const char* call, comm::Operation::Kind kind, const void* buf, i
   return TMPI_SUCCESS;
 }
 
+// A released request completed (no handle: nobody waits on it): the status
+// and the data reach the program, then the request goes, then the instance
+// is told (after which the owner may run the regions that depend on it).
+void deliver_released(Request* r) {
+  deliver_to_user(r);
+  fill_status(r, r->status_out);
+  regions::Instance* in = r->instance;
+  delete r;
+  if (in) regions::SuperblockRun::request_completed(in);
+}
+
 // A buffered send (MPI_Bsend) finished: its space in the attached buffer
 // is free again.
 void buffered_done(comm::Operation* op) {
@@ -204,6 +221,27 @@ int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype ty
   me->bsend_used.fetch_add(need);
   r->on_complete = &buffered_done;
   start_request(r);
+  return TMPI_SUCCESS;
+}
+
+int post_released(const char* call, comm::Operation::Kind kind, void* buf, int count, TMPI_Datatype type,
+                  int peer, int tag, TMPI_Comm comm, TMPI_Status* status) {
+  Subrank* me = enter(call);
+  bool is_send = kind == comm::Operation::Kind::Send;
+  P2PArgs a;
+  if (int e = check_p2p(me, call, is_send, true, buf, count, type, peer, tag, comm, &a)) return e;
+  auto* r = prepare(new Request, me, call, kind, buf, a, peer, tag, comm, type);
+  if (a.proc_null) {
+    fill_status(r, status);
+    delete r;
+    return TMPI_SUCCESS;
+  }
+  // The status is filled on whichever thread completes the request: it must
+  // not look up the subrank's handle table, so MPI_COMM_SELF is kept too.
+  if (!r->comm_ref && comm == TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
+  r->released = true;
+  r->status_out = status;
+  start_request(r);  // may complete (and free) it at once
   return TMPI_SUCCESS;
 }
 
@@ -267,6 +305,7 @@ void start_detached(Request* r) {
     r->instance = in;
     r->posted_in = in->run;
     r->posted_region = in->region;
+    r->posted_iteration = in->iteration;
     regions::SuperblockRun::request_posted(in);
   }
 }

@@ -62,6 +62,12 @@ struct tmpi_request : tucana::comm::Operation {
   tucana::regions::Instance* instance = nullptr;
   tucana::regions::SuperblockRun* posted_in = nullptr;
   int posted_region = -1;
+  long posted_iteration = -1;
+  // No handle (post_released): the completion delivers a receive's data,
+  // fills *status_out (unless null) and deletes the request, all before
+  // the region instance is told.
+  bool released = false;
+  TMPI_Status* status_out = nullptr;
 };
 
 namespace tucana::mpi {
@@ -74,6 +80,16 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
                   std::size_t bytes, int world_peer, int tag, int ctx);
 // Posts a prepared request (or completes it at once for MPI_PROC_NULL).
 void start_request(Request* r);
+// The blocking send or receive of a superblock region, reinterpreted
+// (tucana_sb_recv/send/sendrecv): checks the arguments as `call` does, then
+// posts it as the non-blocking one, attributed to the running region
+// instance, with no handle: its completion delivers a receive's data and
+// fills *status (unless MPI_STATUS_IGNORE; MPI_ERROR says how it went), then
+// frees the request, before the instance counts it complete. To
+// MPI_PROC_NULL it completes at once. Contract: me->current_instance is set;
+// buf and status stay valid until the region instance is done.
+int post_released(const char* call, comm::Operation::Kind kind, void* buf, int count, TMPI_Datatype type,
+                  int peer, int tag, TMPI_Comm comm, TMPI_Status* status);
 // MPI_Bsend: copies the message and sends the copy (see p2p.cc).
 int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest, int tag,
                   TMPI_Comm comm);

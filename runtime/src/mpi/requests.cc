@@ -1,10 +1,15 @@
 // Completion calls of the virtual MPI: Wait, Test and their variants.
 #include <tucana/tmpi.h>
 
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "mpi/errors.h"
 #include "mpi/request.h"
+#include "regions/superblock_run.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -36,6 +41,39 @@ void unsuccessful_poll(Subrank* me, const char* call, const Request* r) {
   if (r)
     note_polling(me, blocked_on(call, r));
   sched::Scheduler::yield();
+}
+
+// A wait inside a running superblock region (here or in a function it
+// calls) on a request that another region instance of the same superblock
+// posted: the dependencies did not cover it (a covered request would be
+// complete before the region ran), so the region blocks there, holding its
+// worker's turn. Warns once per (superblock, waiting region). A request the
+// running instance posted itself is an ordinary blocking pattern. Called
+// where the wait would block (only pending requests are looked at).
+void check_coverage(const Subrank* me, int count, TMPI_Request* requests) {
+  const regions::Instance* running = me->current_instance;
+  if (!running) return;
+  for (int i = 0; i < count; ++i) {
+    Request* r = requests[i];
+    if (is_empty(r) || is_done(r) || r->posted_in != running->run) continue;
+    if (r->posted_region == running->region && r->posted_iteration == running->iteration) continue;
+    static std::mutex mutex;
+    static std::set<std::pair<const void*, int>> warned;
+    const tucana_superblock_desc& d = running->run->desc();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!warned.insert({d.regions, running->region}).second) return;
+    }
+    const char* waiting = d.regions[running->region].name;
+    const char* poster = d.regions[r->posted_region].name;
+    bool previous = r->posted_iteration < running->iteration;
+    std::fprintf(stderr,
+                 "tucana: warning: superblock %s: region %s waits for a request of region %s%s that its "
+                 "dependencies do not cover, so it blocks there; add depends(%s%s) to region %s\n",
+                 d.where, waiting, poster, previous ? " (an earlier iteration)" : "", poster, previous ? "*" : "",
+                 waiting);
+    return;
+  }
 }
 
 // The first active, incomplete request, for reports.
@@ -94,6 +132,7 @@ int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
     empty_status(status);
     return TMPI_SUCCESS;
   }
+  check_coverage(me, 1, request);
   wait_done(me, *request, call);
   return finish(me, request, status, call);
 }
@@ -101,6 +140,7 @@ int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
 int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
   const char* call = "MPI_Waitall";
   Subrank* me = enter(call);
+  check_coverage(me, count, requests);
   for (int i = 0; i < count; ++i)
     if (!is_empty(requests[i])) wait_done(me, requests[i], call);
   int result = TMPI_SUCCESS;
@@ -132,6 +172,7 @@ int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* st
       empty_status(status);
       return TMPI_SUCCESS;
     }
+    check_coverage(me, count, requests);
     wait_any_done(me, count, requests, call);
   }
 }
@@ -161,6 +202,7 @@ int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indic
       *outcount = n;
       return result;
     }
+    check_coverage(me, incount, requests);
     wait_any_done(me, incount, requests, call);
   }
 }

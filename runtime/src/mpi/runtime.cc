@@ -149,6 +149,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   // several agree through the detector (mpi/deadlock.h).
   sc.stall_timeout_s = nprocs == 1 ? rt.config.deadlock_timeout : 0;
   sc.steal = rt.config.steal;
+  sc.policy = rt.config.priority_policy ? sched::PolicyKind::kPriority : sched::PolicyKind::kRoundRobin;
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
   if (nprocs > 1 && rt.config.deadlock_timeout > 0) rt.detector = std::make_unique<DeadlockDetector>(rt);
   if (nprocs > 1) {

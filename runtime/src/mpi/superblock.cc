@@ -1,12 +1,7 @@
 // The superblock interface of generated code (tucana/superblock.h), on top
-// of the region tracker and the subrank's fiber.
+// of the region tracker (regions/), the subrank's fiber and the scheduler's
+// priorities (sched/).
 #include <tucana/superblock.h>
-
-#include <cstdio>
-#include <mutex>
-#include <set>
-#include <string>
-#include <utility>
 
 #include "mpi/errors.h"
 #include "mpi/request.h"
@@ -20,8 +15,12 @@ using regions::SuperblockRun;
 struct tucana_superblock {
   SuperblockRun run;
   Subrank* subrank;
+  // What was current when the superblock began (an enclosing superblock's
+  // region, through a call): restored between regions and at the end.
+  regions::Instance* outer_instance;
+  int outer_priority;
   tucana_superblock(const tucana_superblock_desc* d, Subrank* s)
-      : run(d, &wake, s->fiber), subrank(s) {}
+      : run(d, &wake, s->fiber), subrank(s), outer_instance(s->current_instance), outer_priority(s->fiber->priority) {}
   static void wake(void* fiber) { sched::Scheduler::unpark(static_cast<fiber::Fiber*>(fiber)); }
 };
 
@@ -35,18 +34,14 @@ Subrank* owner_of(tucana_superblock* sb, const char* call) {
   return me;
 }
 
-// Warns once per (superblock, region) that a wait was not covered by the graph.
-void warn_uncovered(const tucana_superblock* sb, int waiting_region, const Request* r) {
-  static std::mutex mutex;
-  static std::set<std::pair<const void*, int>> warned;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!warned.insert({sb->run.desc().regions, waiting_region}).second) return;
-  const tucana_superblock_desc& d = sb->run.desc();
-  std::fprintf(stderr,
-               "tucana: warning: superblock %s: region %s waits for a request of region %s that its "
-               "dependencies do not cover, so it blocks there; add depends(%s) to region %s\n",
-               d.where, d.regions[waiting_region].name, d.regions[r->posted_region].name,
-               d.regions[r->posted_region].name, d.regions[waiting_region].name);
+// Parks the subrank until a request of the superblock completes, described
+// for the deadlock report.
+void park_in(Subrank* me, const SuperblockRun& run, bool at_end) {
+  run.describe_wait(me->wait_note, sizeof me->wait_note, at_end);
+  me->blocked = BlockedIn{"superblock", nullptr, "source", 0, 0, TMPI_COMM_WORLD, me->wait_note};
+  me->blocked.call = run.desc().where;
+  sched::Scheduler::park();
+  me->blocked.call = nullptr;
 }
 
 }  // namespace
@@ -63,61 +58,103 @@ tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
 int tucana_sb_next(tucana_superblock* sb) {
   Subrank* me = owner_of(sb, "tucana_sb_next");
   SuperblockRun& run = sb->run;
+  fiber::Fiber* self = me->fiber;
   for (;;) {
     int r = run.pick_ready();
+    if (r == SuperblockRun::kIterationDone) {
+      run.next_iteration();
+      me->current_instance = sb->outer_instance;
+      self->priority = sb->outer_priority;
+      return -1;
+    }
     if (r >= 0) {
+      int priority = run.priority(r);
+      // A region of higher priority is ready on another subrank of this
+      // worker: it goes first.
+      if (sched::Scheduler::outranked(priority)) {
+        self->priority = priority;
+        sched::Scheduler::yield();
+        continue;  // what is ready may have changed meanwhile
+      }
+      self->priority = priority;
       me->current_instance = run.start(r);
       if (trace::enabled()) me->region_since_ns = trace::now_ns();
       return r;
     }
-    if (r == SuperblockRun::kAllFinished && run.all_done()) return -1;
     // Nothing to run: give the worker to another subrank until a request
-    // of this superblock completes.
-    run.describe_wait(me->wait_note, sizeof me->wait_note);
-    me->blocked = BlockedIn{"superblock", nullptr, "source", 0, 0, TMPI_COMM_WORLD, me->wait_note};
-    me->blocked.call = run.desc().where;
-    sched::Scheduler::park();
-    me->blocked.call = nullptr;
+    // of this superblock completes; queued by what it waits to run.
+    self->priority = run.waiting_priority();
+    park_in(me, run, false);
   }
 }
 
 void tucana_sb_ran(tucana_superblock* sb, int region) {
   Subrank* me = owner_of(sb, "tucana_sb_ran");
+  SuperblockRun& run = sb->run;
+  if (region < 0 || region != run.running())
+    fatal("tucana_sb_ran: superblock %s: region %d is not the one tucana_sb_next returned", run.desc().where,
+          region);
   if (trace::enabled())
-    trace::span(sched::Scheduler::current_worker()->index(), "region", sb->run.desc().regions[region].name,
-                me->region_since_ns, trace::now_ns(), me->world, sb->run.next_iteration(region));
-  me->current_instance = nullptr;
-  sb->run.ran(region);
+    trace::span(sched::Scheduler::current_worker()->index(), "region", run.desc().regions[region].name,
+                me->region_since_ns, trace::now_ns(), me->world, run.iteration());
+  me->current_instance = sb->outer_instance;
+  run.ran(region);
   // Region boundaries are where a busy worker lets messages move.
   Runtime::get().messenger->poll();
+  // Bamboo's yielding rule: a region of negative priority lets the other
+  // ready subranks run first (queued at its priority: behind them).
+  if (run.priority(region) < 0) sched::Scheduler::yield();
 }
 
-void tucana_sb_finish(tucana_superblock* sb, int region) {
-  Subrank* me = owner_of(sb, "tucana_sb_finish");
-  // The instance started for this region never ran: it is dropped unrun.
-  me->current_instance = nullptr;
-  sb->run.finish(region);
+void tucana_sb_priority(tucana_superblock* sb, int region, int priority) {
+  owner_of(sb, "tucana_sb_priority");
+  if (region < -1 || region >= sb->run.desc().nregions)
+    fatal("tucana_sb_priority: superblock %s has no region %d", sb->run.desc().where, region);
+  sb->run.set_priority(region, priority);
 }
 
 void tucana_sb_end(tucana_superblock* sb) {
   Subrank* me = owner_of(sb, "tucana_sb_end");
+  if (sb->run.running() >= 0)
+    fatal("tucana_sb_end: superblock %s: region %s has not called tucana_sb_ran", sb->run.desc().where,
+          sb->run.desc().regions[sb->run.running()].name);
+  me->current_instance = sb->outer_instance;
+  me->fiber->priority = sb->outer_priority;
+  while (!sb->run.all_done()) park_in(me, sb->run, true);
   me->superblocks.pop_back();
   delete sb;
 }
 
-int tucana_sb_wait(tucana_superblock* sb, TMPI_Request* request, TMPI_Status* status) {
-  return tucana_sb_waitall(sb, 1, request, status == TMPI_STATUS_IGNORE ? TMPI_STATUSES_IGNORE : status);
+// Blocking point-to-point calls in regions: posted without a handle,
+// attributed to the running region instance (p2p.cc's start_detached), and
+// released by their completion; outside regions, the blocking calls.
+int tucana_sb_recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
+                   TMPI_Status* status) {
+  Subrank* me = enter("MPI_Recv");
+  if (!me->current_instance) return TMPI_Recv(buf, count, type, source, tag, comm, status);
+  return post_released("MPI_Recv", comm::Operation::Kind::Recv, buf, count, type, source, tag, comm, status);
 }
 
-int tucana_sb_waitall(tucana_superblock* sb, int count, TMPI_Request requests[], TMPI_Status statuses[]) {
-  Subrank* me = owner_of(sb, "MPI_Waitall");
-  int waiting_region = me->current_instance ? me->current_instance->region : -1;
-  for (int i = 0; i < count; ++i) {
-    Request* r = requests[i];
-    if (r == TMPI_REQUEST_NULL || (r->persistent && !r->active) || is_done(r)) continue;
-    if (r->posted_in == &sb->run && waiting_region >= 0) warn_uncovered(sb, waiting_region, r);
-  }
-  return TMPI_Waitall(count, requests, statuses);
+int tucana_sb_send(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
+  Subrank* me = enter("MPI_Send");
+  if (!me->current_instance) return TMPI_Send(buf, count, type, dest, tag, comm);
+  return post_released("MPI_Send", comm::Operation::Kind::Send, const_cast<void*>(buf), count, type, dest, tag,
+                       comm, TMPI_STATUS_IGNORE);
+}
+
+int tucana_sb_sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, int dest, int sendtag,
+                       void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
+                       TMPI_Comm comm, TMPI_Status* status) {
+  Subrank* me = enter("MPI_Sendrecv");
+  if (!me->current_instance)
+    return TMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                         recvtag, comm, status);
+  // The receive first, as MPI_Sendrecv posts it.
+  if (int e = post_released("MPI_Sendrecv", comm::Operation::Kind::Recv, recvbuf, recvcount, recvtype, source,
+                            recvtag, comm, status))
+    return e;
+  return post_released("MPI_Sendrecv", comm::Operation::Kind::Send, const_cast<void*>(sendbuf), sendcount,
+                       sendtype, dest, sendtag, comm, TMPI_STATUS_IGNORE);
 }
 
 }  // extern "C"

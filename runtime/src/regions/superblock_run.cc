@@ -1,6 +1,6 @@
 #include "regions/superblock_run.h"
 
-#include <algorithm>
+#include <cassert>
 #include <cstdio>
 
 namespace tucana::regions {
@@ -10,65 +10,78 @@ SuperblockRun::SuperblockRun(const tucana_superblock_desc* desc, void (*wake)(vo
 
 SuperblockRun::~SuperblockRun() = default;
 
-bool SuperblockRun::instance_done(int region, long iteration) const {
-  if (iteration < 0) return true;
+const Instance* SuperblockRun::find(int region, long iteration) const {
   const RegionState& s = regions_[static_cast<std::size_t>(region)];
-  if (iteration >= s.next) return s.finished;  // not run yet: done only if it never will
-  if (s.window.empty() || iteration < s.window.front()->iteration) return true;  // retired
-  const Instance& in = *s.window[static_cast<std::size_t>(iteration - s.window.front()->iteration)];
-  return in.done();
+  if (s.window.empty() || iteration < s.window.front()->iteration || iteration > s.window.back()->iteration)
+    return nullptr;
+  // A region's instances are consecutive iterations (one per iteration).
+  return s.window[static_cast<std::size_t>(iteration - s.window.front()->iteration)].get();
 }
 
-bool SuperblockRun::deps_met(int region, long iteration, const tucana_dependency** blocking) const {
+bool SuperblockRun::instance_done(int region, long iteration) const {
+  if (iteration < 0) return true;  // depends(x*) in the first iteration
+  const RegionState& s = regions_[static_cast<std::size_t>(region)];
+  if (iteration > s.last_ran) return false;  // not run yet
+  const Instance* in = find(region, iteration);
+  return !in || in->done();  // retired instances were done
+}
+
+bool SuperblockRun::deps_met(int region, const tucana_dependency** blocking) const {
   const tucana_region_desc& r = desc_->regions[region];
   for (int k = 0; k < r.ndeps; ++k) {
     const tucana_dependency& d = r.deps[k];
-    if (!instance_done(d.region, iteration - (d.previous ? 1 : 0))) {
+    if (!instance_done(d.region, iteration_ - (d.previous ? 1 : 0))) {
       if (blocking) *blocking = &d;
       return false;
     }
   }
-  // A region's own iterations run in order: the previous one must have run
-  // (it has, since next only advances in ran()).
   return true;
 }
 
 int SuperblockRun::pick_ready() const {
-  bool any_open = false;
+  assert(running_ < 0);
+  if (ran_in_iteration_ == desc_->nregions) return kIterationDone;
+  int best = kNoneReady;
   for (int r = 0; r < desc_->nregions; ++r) {
     const RegionState& s = regions_[static_cast<std::size_t>(r)];
-    if (s.finished) continue;
-    any_open = true;
-    if (deps_met(r, s.next, nullptr)) return r;
+    if (s.last_ran == iteration_) continue;
+    if ((best < 0 || s.priority > regions_[static_cast<std::size_t>(best)].priority) && deps_met(r, nullptr))
+      best = r;
   }
-  return any_open ? kNoneReady : kAllFinished;
+  return best;
 }
 
 Instance* SuperblockRun::start(int region) {
+  assert(running_ < 0 && regions_[static_cast<std::size_t>(region)].last_ran < iteration_);
   RegionState& s = regions_[static_cast<std::size_t>(region)];
   auto in = std::make_unique<Instance>();
   in->run = this;
   in->region = region;
-  in->iteration = s.next;
+  in->iteration = iteration_;
   Instance* raw = in.get();
   s.window.push_back(std::move(in));
+  running_ = region;
   return raw;
 }
 
 void SuperblockRun::ran(int region) {
+  assert(running_ == region);
   RegionState& s = regions_[static_cast<std::size_t>(region)];
-  Instance& in = *s.window.back();
-  in.ran.store(true, std::memory_order_release);
-  ++s.next;
-  retire();
+  s.window.back()->ran.store(true, std::memory_order_release);
+  s.last_ran = iteration_;
+  ++ran_in_iteration_;
+  running_ = -1;
 }
 
-void SuperblockRun::finish(int region) {
-  RegionState& s = regions_[static_cast<std::size_t>(region)];
-  // Drop the instance start() made for the iteration that will not run.
-  if (!s.window.empty() && s.window.back()->iteration == s.next && !s.window.back()->ran.load())
-    s.window.pop_back();
-  s.finished = true;
+// Dependencies name iterations j and j-1 only: at the start of iteration j,
+// done instances of iterations before j-1 are out of reach.
+void SuperblockRun::next_iteration() {
+  assert(running_ < 0 && ran_in_iteration_ == desc_->nregions);
+  ++iteration_;
+  ran_in_iteration_ = 0;
+  for (RegionState& s : regions_)
+    while (!s.window.empty() && s.window.front()->iteration < iteration_ - 1 && s.window.front()->done())
+      s.window.pop_front();
 }
 
 bool SuperblockRun::all_done() const {
@@ -78,21 +91,29 @@ bool SuperblockRun::all_done() const {
   return true;
 }
 
-// Drops instances that are done and that no region can ask about any more:
-// a region asks about iterations next and next-1 of the regions it names.
-void SuperblockRun::retire() {
-  long oldest_needed = 0;
-  bool first = true;
+std::size_t SuperblockRun::live_instances() const {
+  std::size_t n = 0;
+  for (const RegionState& s : regions_) n += s.window.size();
+  return n;
+}
+
+void SuperblockRun::set_priority(int region, int priority) {
+  if (region < 0) {
+    for (RegionState& s : regions_) s.priority = priority;
+  } else {
+    regions_[static_cast<std::size_t>(region)].priority = priority;
+  }
+}
+
+int SuperblockRun::waiting_priority() const {
+  bool any = false;
+  int best = 0;
   for (const RegionState& s : regions_) {
-    if (s.finished) continue;
-    oldest_needed = first ? s.next - 1 : std::min(oldest_needed, s.next - 1);
-    first = false;
+    if (s.last_ran == iteration_) continue;
+    if (!any || s.priority > best) best = s.priority;
+    any = true;
   }
-  for (RegionState& s : regions_) {
-    while (!s.window.empty() && s.window.front()->done() &&
-           (first || s.window.front()->iteration < oldest_needed))
-      s.window.pop_front();
-  }
+  return best;
 }
 
 void SuperblockRun::request_posted(Instance* instance) {
@@ -103,23 +124,50 @@ void SuperblockRun::request_completed(Instance* instance) {
   SuperblockRun* run = instance->run;
   void (*wake)(void*) = run->wake_;
   void* arg = run->wake_arg_;
-  // After this decrement the owner may see the instance done and free it:
-  // touch nothing of it afterwards.
+  // After this decrement the owner may see the instance done and free it
+  // (and the whole run): touch nothing of them afterwards.
   if (instance->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake(arg);
 }
 
-void SuperblockRun::describe_wait(char* out, std::size_t size) const {
-  for (int r = 0; r < desc_->nregions; ++r) {
-    const RegionState& s = regions_[static_cast<std::size_t>(r)];
-    if (s.finished) continue;
-    const tucana_dependency* d = nullptr;
-    if (!deps_met(r, s.next, &d) && d) {
-      std::snprintf(out, size, "region %s (iteration %ld) waits for region %s%s to complete its requests",
-                    desc_->regions[r].name, s.next, desc_->regions[d->region].name,
-                    d->previous ? " of the previous iteration" : "");
+void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) const {
+  const tucana_region_desc* regions = desc_->regions;
+  if (!at_end) {
+    // Prefer a dependency that has run and waits for its requests; a region
+    // held back only by regions that cannot run is a dependency cycle.
+    int cycle_region = -1;
+    const tucana_dependency* cycle_dep = nullptr;
+    for (int r = 0; r < desc_->nregions; ++r) {
+      if (regions_[static_cast<std::size_t>(r)].last_ran == iteration_) continue;
+      const tucana_region_desc& rd = regions[r];
+      for (int k = 0; k < rd.ndeps; ++k) {
+        const tucana_dependency& d = rd.deps[k];
+        long it = iteration_ - (d.previous ? 1 : 0);
+        if (instance_done(d.region, it)) continue;
+        if (it <= regions_[static_cast<std::size_t>(d.region)].last_ran) {
+          std::snprintf(out, size, "region %s (iteration %ld) waits for region %s%s to complete its requests",
+                        rd.name, iteration_, regions[d.region].name,
+                        d.previous ? " of the previous iteration" : "");
+          return;
+        }
+        if (cycle_region < 0) {
+          cycle_region = r;
+          cycle_dep = &d;
+        }
+      }
+    }
+    if (cycle_region >= 0) {
+      std::snprintf(out, size, "region %s (iteration %ld) waits for region %s, which cannot run (a dependency cycle)",
+                    regions[cycle_region].name, iteration_, regions[cycle_dep->region].name);
       return;
     }
   }
+  for (int r = 0; r < desc_->nregions; ++r)
+    for (const auto& in : regions_[static_cast<std::size_t>(r)].window)
+      if (!in->done()) {
+        std::snprintf(out, size, "the end of the superblock waits for region %s (iteration %ld) to complete its requests",
+                      regions[r].name, in->iteration);
+        return;
+      }
   std::snprintf(out, size, "waiting for the superblock's last requests to complete");
 }
 

@@ -1,17 +1,19 @@
 // Dependency tracking of one running superblock on one subrank.
 //
-// Each region runs once per iteration, in iteration order. Region r may run
-// iteration j when, for each of its dependencies, the named region's
-// instance of iteration j (depends(x)) or j-1 (depends(x*)) is done. An
-// instance is done when its code has run and every request it posted has
-// completed. Requests complete on any thread; the last completion of an
-// instance calls the wake-up hook (the one "became ready" entry point), so
-// the owner, which may be suspended waiting for a ready region, runs again.
+// The superblock runs iteration after iteration (the loop around it is the
+// program's own); in each iteration every region runs once. Region r may run
+// iteration j when it has not run j yet and, for each of its dependencies,
+// the named region's instance of iteration j (depends(x)) or j-1
+// (depends(x*)) is done. An instance is done when its code has run and every
+// request it posted has completed. Requests complete on any thread; the last
+// completion of an instance calls the wake-up hook, so the owner, which may be
+// suspended waiting for a ready region (or for the end), runs again.
 #pragma once
 
 #include <tucana/superblock.h>
 
 #include <atomic>
+#include <cstddef>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -32,25 +34,33 @@ struct Instance {
 
 class SuperblockRun {
  public:
-  // `wake(arg)` is called (from any thread) when an instance becomes done.
+  // `wake(arg)` is called (from any thread) when an instance's last request
+  // completes. It may come when nobody waits (the owner re-checks).
   SuperblockRun(const tucana_superblock_desc* desc, void (*wake)(void*), void* wake_arg);
   ~SuperblockRun();
   SuperblockRun(const SuperblockRun&) = delete;
   SuperblockRun& operator=(const SuperblockRun&) = delete;
 
   static constexpr int kNoneReady = -1;
-  static constexpr int kAllFinished = -2;
+  static constexpr int kIterationDone = -2;
 
-  // Contract for pick/start/ran/finish: called by the owning subrank only.
-  // A region whose next iteration may run now (lowest index first), or
-  // kNoneReady, or kAllFinished once every region has finished.
+  // Contract for every member but request_completed: called by the owning
+  // subrank only.
+
+  // A region that may run the current iteration now (the highest priority
+  // first, then the lowest index), or kIterationDone once every region has
+  // run in the current iteration, or kNoneReady. Contract: no region is
+  // running (between start and ran).
   int pick_ready() const;
-  // Starts the next iteration of `region`; requests posted until ran() belong to it.
+  // `region` runs the current iteration now: requests posted until ran()
+  // belong to the instance returned. Contract: pick_ready() returned it.
   Instance* start(int region);
-  // The current iteration's code of `region` has run.
+  // The current iteration's code of `region` has run. Contract: the region
+  // start() was last called for.
   void ran(int region);
-  // `region` has no further iteration.
-  void finish(int region);
+  // Starts the next iteration and retires the instances no dependency can
+  // name any more. Contract: pick_ready() == kIterationDone.
+  void next_iteration();
   // True when every instance is done (no request of the superblock pending).
   bool all_done() const;
 
@@ -58,24 +68,40 @@ class SuperblockRun {
   static void request_posted(Instance* instance);
   static void request_completed(Instance* instance);
 
+  // Scheduling priorities of the regions (default 0); `region` -1: all.
+  void set_priority(int region, int priority);
+  int priority(int region) const { return regions_[static_cast<std::size_t>(region)].priority; }
+  // The highest priority among the regions that have not run in the current
+  // iteration (what the owner waits to run); 0 when every region has run.
+  int waiting_priority() const;
+
   const tucana_superblock_desc& desc() const { return *desc_; }
-  long next_iteration(int region) const { return regions_[static_cast<std::size_t>(region)].next; }
-  // What the owner waits for when nothing is ready, for reports: the first
-  // unfinished region and the dependency that holds it back.
-  void describe_wait(char* out, std::size_t size) const;
+  long iteration() const { return iteration_; }
+  // The region running now (between start and ran), or -1.
+  int running() const { return running_; }
+  // Instances not yet retired (done and out of reach of every dependency
+  // are retired at each iteration start), for tests.
+  std::size_t live_instances() const;
+  // What the owner waits for, for reports: in pick_ready's kNoneReady case a
+  // region not yet run and the dependency that holds it back; at the end
+  // (`at_end`), a region whose requests are pending.
+  void describe_wait(char* out, std::size_t size, bool at_end) const;
 
  private:
   struct RegionState {
-    long next = 0;          // next iteration to run
-    bool finished = false;
+    long last_ran = -1;  // the last iteration that has run
+    int priority = 0;
     std::deque<std::unique_ptr<Instance>> window;  // instances not yet retired, by iteration
   };
+  const Instance* find(int region, long iteration) const;
   bool instance_done(int region, long iteration) const;
-  bool deps_met(int region, long iteration, const tucana_dependency** blocking) const;
-  void retire();
+  bool deps_met(int region, const tucana_dependency** blocking) const;
 
   const tucana_superblock_desc* desc_;
   std::vector<RegionState> regions_;
+  long iteration_ = 0;
+  int ran_in_iteration_ = 0;
+  int running_ = -1;
   void (*wake_)(void*);
   void* wake_arg_;
 };

@@ -88,6 +88,7 @@ void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack
   f->home = w;
   f->user = user;
   f->trace_id = trace_id;
+  f->priority = 0;
   live_.fetch_add(1);
   w->make_ready(f);
 }

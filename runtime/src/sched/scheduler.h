@@ -1,7 +1,7 @@
 // The per-process scheduler: W workers, each running the fibers homed on it.
 //
 // Layers: fiber/ switches contexts; Worker runs a loop over its ready fibers;
-// RoundRobinPolicy picks the next one; Scheduler owns the workers and the
+// its ReadyPolicy (sched/policy.h) picks the next one; Scheduler owns the workers and the
 // process-wide hooks (communication polling, stall detection). Every blocking
 // thing above this layer is built on park()/unpark().
 #pragma once
@@ -29,6 +29,8 @@ struct SchedulerConfig {
   // With several workers, an idle worker runs ready fibers of the others
   // (fibers then move between threads).
   bool steal = true;
+  // The order of each worker's ready queue (sched/policy.h).
+  PolicyKind policy = PolicyKind::kPriority;
 };
 
 class Scheduler {
@@ -80,6 +82,11 @@ class Scheduler {
   // Contract: called by a running fiber.
   static void yield() { current_worker()->yield(); }
   static void park() { current_worker()->park(); }
+  // True when a fiber ready on the calling fiber's worker ought to run
+  // before it, were its priority `priority` (ReadyPolicy::outranks); the
+  // caller then sets its Fiber::priority and yields. Contract: called by a
+  // running fiber.
+  static bool outranked(int priority) { return current_worker()->outranked(priority); }
   // Wakes a parked fiber (or leaves a permit for its next park). Any thread.
   static void unpark(fiber::Fiber* f);
 

@@ -20,7 +20,10 @@ constexpr unsigned kYieldRounds = 4096;
 }  // namespace
 
 Worker::Worker(Scheduler& scheduler, int index)
-    : scheduler_(scheduler), index_(index), stealing_(scheduler.config().steal && scheduler.config().workers > 1) {}
+    : scheduler_(scheduler),
+      index_(index),
+      ready_(make_policy(scheduler.config().policy)),
+      stealing_(scheduler.config().steal && scheduler.config().workers > 1) {}
 
 void Worker::requeue_action(Fiber* left, void* worker) {
   static_cast<Worker*>(worker)->push_ready(left);
@@ -52,35 +55,56 @@ void Worker::drain_inbox() {
   ReadyLock lock(*this);
   while (head) {
     Fiber* next = head->next;
-    ready_.awakened(head);
+    ready_->awakened(head);
     head = next;
   }
 }
 
+// A thief queues the inbox first (draining it takes the same locks as the
+// owner's drain), so that it takes the fiber the policy ranks first.
 Fiber* Worker::steal() {
-  if (inbox_nonempty_.load(std::memory_order_acquire)) {
-    std::lock_guard<std::mutex> lock(inbox_mutex_);
-    if (Fiber* f = inbox_head_) {
-      inbox_head_ = f->next;
-      if (!inbox_head_) {
-        inbox_tail_ = nullptr;
-        inbox_nonempty_.store(false, std::memory_order_relaxed);
-      }
-      f->next = nullptr;
-      return f;
-    }
-  }
-  return pop_ready();
+  drain_inbox();
+  Fiber* f = pop_ready();
+  // The owner may be napping with fibers left in its queue: wake it.
+  if (has_ready()) wake();
+  return f;
+}
+
+bool Worker::peek_ready(int* priority) {
+  drain_inbox();
+  ReadyLock lock(*this);
+  if (!ready_->has_ready()) return false;
+  *priority = ready_->next_priority();
+  return true;
+}
+
+bool Worker::outranked(int priority) {
+  drain_inbox();
+  ReadyLock lock(*this);
+  return ready_->outranks(priority);
 }
 
 Fiber* Worker::steal_from_others() {
   int n = scheduler_.workers();
-  for (int k = 1; k < n; ++k) {
-    steal_from_ = (steal_from_ + 1) % static_cast<unsigned>(n);
-    if (static_cast<int>(steal_from_) == index_) continue;
-    if (Fiber* f = scheduler_.worker(static_cast<int>(steal_from_)).steal()) return f;
+  Worker* best = nullptr;
+  int best_priority = 0;
+  unsigned best_index = steal_from_;
+  // Round robin from the worker after the last one stolen from, so that
+  // among equal priorities every worker is stolen from in turn.
+  for (int k = 1; k <= n; ++k) {
+    unsigned i = (steal_from_ + static_cast<unsigned>(k)) % static_cast<unsigned>(n);
+    if (static_cast<int>(i) == index_) continue;
+    Worker& w = scheduler_.worker(static_cast<int>(i));
+    int p = 0;
+    if (w.peek_ready(&p) && (!best || p > best_priority)) {
+      best = &w;
+      best_priority = p;
+      best_index = i;
+    }
   }
-  return nullptr;
+  if (!best) return nullptr;
+  steal_from_ = best_index;
+  return best->steal();
 }
 
 void Worker::poll_while_busy() {
@@ -137,7 +161,8 @@ void Worker::idle(unsigned& idle_rounds) {
     scheduler_.check_stall();
     std::unique_lock<std::mutex> lock(sleep_mutex_);
     sleeping_.store(true);
-    if (!inbox_nonempty_.load() && !scheduler_.finished()) {
+    // (A thief may have moved the inbox into the ready queue.)
+    if (!inbox_nonempty_.load() && !has_ready() && !scheduler_.finished()) {
       auto nap = scheduler_.poll_hook_ ? std::chrono::microseconds(100) : std::chrono::microseconds(2000);
       sleep_cv_.wait_for(lock, nap);
     }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 #include "fiber/fiber.h"
@@ -41,7 +42,9 @@ class Worker {
 
   // Contract for yield/park/exit_current: called on this worker's thread by
   // its currently running fiber. (Inline: see fiber::switch_context.)
-  // Lets the other ready fibers of this worker run first.
+  // Lets the other ready fibers of this worker run first: switches to the
+  // one the policy picks, whatever its priority (so that a fiber polling in
+  // a loop always lets the others move), and queues the running one again.
   inline void yield();
   // Suspends the running fiber until Scheduler::unpark (or returns at once if
   // an unpark arrived since the last park). Callers re-check their condition.
@@ -60,8 +63,19 @@ class Worker {
   bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
 
   // Removes and returns a ready fiber of this worker for another worker to
-  // run (a cousin), or null. Any thread; only when stealing is enabled.
+  // run (a cousin), or null: the one its policy would run next (fibers
+  // handed over by other threads are queued first). Any thread; only when
+  // stealing is enabled.
   fiber::Fiber* steal();
+  // When this worker has a ready fiber, sets *priority to the priority its
+  // policy ranks the next one by (ReadyPolicy::next_priority) and returns
+  // true. Any thread; only when stealing is enabled.
+  bool peek_ready(int* priority);
+
+  // True when a fiber ready on this worker ought to run before the running
+  // one, of priority `priority` (ReadyPolicy::outranks). Contract: called on
+  // this worker's thread.
+  bool outranked(int priority);
 
  private:
   friend class Scheduler;
@@ -87,18 +101,23 @@ class Worker {
   };
   void push_ready(fiber::Fiber* f) {
     ReadyLock lock(*this);
-    ready_.awakened(f);
+    ready_->awakened(f);
   }
   fiber::Fiber* pop_ready() {
     ReadyLock lock(*this);
-    return ready_.pick_next();
+    return ready_->pick_next();
+  }
+  bool has_ready() {
+    ReadyLock lock(*this);
+    return ready_->has_ready();
   }
   inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
   fiber::Fiber* next_ready() {
     if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
     return pop_ready();
   }
-  // Siblings first (this worker's queue), then cousins (other workers').
+  // Siblings first (this worker's queue), then cousins (other workers'): the
+  // worker whose next ready fiber ranks highest, round robin among equals.
   fiber::Fiber* steal_from_others();
   inline void maybe_poll();
   void drain_inbox();
@@ -122,7 +141,7 @@ class Worker {
   const int index_;
   fiber::Context loop_context_;
   fiber::Fiber* current_ = nullptr;
-  RoundRobinPolicy ready_;  // guarded by ReadyLock
+  std::unique_ptr<ReadyPolicy> ready_;  // guarded by ReadyLock
   std::atomic<bool> ready_lock_{false};
   bool stealing_ = false;   // other workers may take ready fibers from ready_
   unsigned steal_from_ = 0; // round robin over the other workers

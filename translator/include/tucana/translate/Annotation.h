@@ -1,5 +1,5 @@
-// A Tucana annotation (#pragma tucana|toucan|mate ...) parsed into a typed
-// record with its source locations.
+// A Tucana annotation (#pragma tucana|toucan|mate|bamboo ...) parsed into a
+// typed record with its source locations.
 #pragma once
 
 #include <string>
@@ -10,11 +10,12 @@
 namespace tucana::translate {
 
 enum class AnnotationKind {
-  Superblock,  // superblock
-  Receive,     // receive
-  Send,        // send
+  Superblock,  // tucana/toucan superblock; bamboo olap
+  Receive,     // receive (a bamboo receive block)
+  Send,        // send (a bamboo send block)
   Compute,     // compute
   Region,      // region(NAME) depends(...)
+  Priority,    // bamboo priority(n): the priority of the enclosing olap region
 };
 
 // One name in depends(...): `name` (same iteration) or `name*` (previous).
@@ -24,20 +25,34 @@ struct Dependency {
   clang::SourceLocation loc;
 };
 
+// The role a region plays for the MPI checks: what its calls may do.
+enum class RegionRole { Receive, Send, Compute, Any };
+
 struct Annotation {
   AnnotationKind kind;
-  std::string spelling;           // "tucana", "toucan" or "mate"
+  std::string spelling;           // "tucana", "toucan", "mate" or "bamboo"
   std::string name;               // region name: given, or receive/send/compute
   std::vector<Dependency> deps;   // explicit form only
   bool has_depends = false;
+  bool has_role = false;          // role(...) given on a named region
+  RegionRole role = RegionRole::Any;
+  std::string priority;           // priority(EXPR) as written ("" when absent)
+  clang::SourceLocation priority_loc;
   clang::SourceLocation hash_loc;    // the '#' of the pragma line
   clang::SourceLocation keyword_loc; // the keyword after the namespace
-  clang::SourceLocation end_loc;     // end of the pragma line
+  clang::SourceLocation end_loc;     // end of the pragma line (its newline)
+  // Malformed (already reported): still attached to its statement, so that
+  // one mistake gives one error and no follow-on ones about its statement.
+  bool broken = false;
 
-  bool is_region() const { return kind != AnnotationKind::Superblock; }
+  bool is_region() const {
+    return kind == AnnotationKind::Receive || kind == AnnotationKind::Send || kind == AnnotationKind::Compute ||
+           kind == AnnotationKind::Region;
+  }
   bool is_three_region_form() const {
     return kind == AnnotationKind::Receive || kind == AnnotationKind::Send || kind == AnnotationKind::Compute;
   }
+  bool is_bamboo() const { return spelling == "bamboo"; }
 };
 
 const char* kind_keyword(AnnotationKind kind);

@@ -1,9 +1,8 @@
 // Analysis: attaches each annotation to the statement that follows it,
-// finds the superblocks, checks them, and builds the Superblock models.
-// Every problem is reported through the DiagnosticsEngine.
+// finds the superblocks and the blocks in called functions, checks them, and
+// builds the translation plan. Every problem is reported through the
+// DiagnosticsEngine, all of them in one run.
 #pragma once
-
-#include <vector>
 
 #include "tucana/translate/PragmaParser.h"
 #include "tucana/translate/Superblock.h"
@@ -14,8 +13,8 @@ class ASTContext;
 
 namespace tucana::translate {
 
-// Returns the superblocks of the main file in source order. When it reports
-// an error, the result must not be used.
-std::vector<Superblock> analyze_superblocks(clang::ASTContext& ctx, const AnnotationList& annotations);
+// The plan for the main file. When it reports an error, the result must not
+// be used.
+TranslationPlan analyze_superblocks(clang::ASTContext& ctx, const AnnotationList& annotations);
 
 }  // namespace tucana::translate

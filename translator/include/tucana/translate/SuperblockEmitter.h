@@ -1,10 +1,8 @@
-// Emission: the text that replaces each superblock (a region dispatch loop
-// over the runtime's superblock interface), with the waits inside it
-// rewritten, as clang::tooling::Replacements that are applied once.
+// Emission: the translation plan as small separate edits (the glue around
+// region bodies that stay in place), all in one tooling::Replacements.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "clang/Tooling/Core/Replacement.h"
 #include "tucana/translate/Superblock.h"
@@ -15,10 +13,10 @@ class ASTContext;
 
 namespace tucana::translate {
 
-// Adds to `out` one replacement per superblock and the #include of the
-// runtime's superblock interface. Returns false (with a diagnostic) when
+// Adds the edits of `plan` to `out`; `display_name` is the input file's name
+// as the user wrote it (for #line). Returns false (with a diagnostic) when
 // two edits conflict.
-bool emit_superblocks(clang::ASTContext& ctx, const std::vector<Superblock>& superblocks,
+bool emit_translation(clang::ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
                       clang::tooling::Replacements& out);
 
 }  // namespace tucana::translate

@@ -12,9 +12,10 @@
 namespace tucana::translate {
 
 struct TranslationResult {
-  bool ok = false;       // translated without errors
-  std::string text;      // the translated source
-  int superblocks = 0;   // how many were translated
+  std::string display_name;  // in: the input's name as written on the command line
+  bool ok = false;           // translated without errors
+  std::string text;          // the translated source
+  int superblocks = 0;       // how many were translated
 };
 
 class TranslateAction : public clang::ASTFrontendAction {

@@ -1,0 +1,239 @@
+// Unit tests of the ready-queue policies (runtime/src/sched/policy.h): the
+// queues alone (order, FIFO among equal priorities, priorities, the
+// stealing and preemption queries), and a one-worker scheduler that runs
+// woken fibers by priority, or in wake-up order under the round-robin policy.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness.h"
+#include "sched/policy.h"
+
+namespace {
+
+using tucana::fiber::Fiber;
+using tucana::sched::PolicyKind;
+using tucana::sched::PriorityPolicy;
+using tucana::sched::ReadyPolicy;
+using tucana::sched::RoundRobinPolicy;
+using tucana::sched::Scheduler;
+using tucana::test::Harness;
+
+// Fibers that are never run: only queued.
+class PolicyTest : public ::testing::Test {
+ protected:
+  Fiber* fiber(int priority) {
+    fibers_.push_back(std::make_unique<Fiber>(&nothing, nullptr, 16384, "f" + std::to_string(fibers_.size())));
+    fibers_.back()->priority = priority;
+    return fibers_.back().get();
+  }
+  // Queues fibers of these priorities in this order, and returns the order
+  // (indices into `priorities`) in which the policy gives them back.
+  std::vector<int> order(ReadyPolicy& p, const std::vector<int>& priorities) {
+    std::vector<Fiber*> fs;
+    for (int prio : priorities) fs.push_back(fiber(prio));
+    for (Fiber* f : fs) p.awakened(f);
+    EXPECT_EQ(p.size(), fs.size());
+    std::vector<int> out;
+    while (Fiber* f = p.pick_next()) {
+      for (std::size_t i = 0; i < fs.size(); ++i)
+        if (fs[i] == f) out.push_back(static_cast<int>(i));
+    }
+    EXPECT_FALSE(p.has_ready());
+    EXPECT_EQ(p.size(), 0u);
+    return out;
+  }
+
+ private:
+  static void nothing(void*) {}
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+};
+
+TEST_F(PolicyTest, RoundRobinIsFifoAndIgnoresPriorities) {
+  RoundRobinPolicy p;
+  EXPECT_FALSE(p.has_ready());
+  EXPECT_EQ(p.pick_next(), nullptr);
+  EXPECT_EQ(order(p, {0, 5, -1, 3, 0}), (std::vector<int>{0, 1, 2, 3, 4}));
+  Fiber* high = fiber(9);
+  p.awakened(high);
+  EXPECT_EQ(p.next_priority(), 0);
+  EXPECT_FALSE(p.outranks(-100));
+  EXPECT_EQ(p.pick_next(), high);
+}
+
+TEST_F(PolicyTest, PriorityWithEqualPrioritiesIsFifo) {
+  PriorityPolicy p;
+  EXPECT_EQ(order(p, {0, 0, 0, 0, 0}), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(order(p, {-2, -2, -2}), (std::vector<int>{0, 1, 2}));
+}
+
+TEST_F(PolicyTest, PriorityRunsHighestFirstAndFifoAmongEquals) {
+  PriorityPolicy p;
+  // priorities:       0  5  0 -1  5  3  0  3 -1
+  // index:            0  1  2  3  4  5  6  7  8
+  EXPECT_EQ(order(p, {0, 5, 0, -1, 5, 3, 0, 3, -1}), (std::vector<int>{1, 4, 5, 7, 0, 2, 6, 3, 8}));
+  // Ascending arrival: each one goes to the head.
+  EXPECT_EQ(order(p, {1, 2, 3, 4}), (std::vector<int>{3, 2, 1, 0}));
+}
+
+TEST_F(PolicyTest, PriorityInterleavesWithPicks) {
+  PriorityPolicy p;
+  Fiber* a = fiber(0);
+  Fiber* b = fiber(0);
+  Fiber* c = fiber(2);
+  Fiber* d = fiber(1);
+  p.awakened(a);
+  p.awakened(b);
+  EXPECT_EQ(p.pick_next(), a);
+  p.awakened(c);
+  p.awakened(a);  // a again, behind b among the 0s
+  p.awakened(d);
+  EXPECT_EQ(p.size(), 4u);
+  EXPECT_EQ(p.next_priority(), 2);
+  EXPECT_EQ(p.pick_next(), c);
+  EXPECT_EQ(p.pick_next(), d);
+  EXPECT_EQ(p.pick_next(), b);
+  EXPECT_EQ(p.pick_next(), a);
+  EXPECT_EQ(p.pick_next(), nullptr);
+}
+
+TEST_F(PolicyTest, PriorityOutranksOnlyStrictlyHigher) {
+  PriorityPolicy p;
+  EXPECT_FALSE(p.outranks(0));  // empty
+  p.awakened(fiber(3));
+  EXPECT_TRUE(p.outranks(2));
+  EXPECT_FALSE(p.outranks(3));
+  EXPECT_FALSE(p.outranks(4));
+  EXPECT_EQ(p.next_priority(), 3);
+}
+
+TEST(PolicyFactoryTest, MakesTheKindAsked) {
+  auto rr = tucana::sched::make_policy(PolicyKind::kRoundRobin);
+  auto pr = tucana::sched::make_policy(PolicyKind::kPriority);
+  EXPECT_NE(dynamic_cast<RoundRobinPolicy*>(rr.get()), nullptr);
+  EXPECT_NE(dynamic_cast<PriorityPolicy*>(pr.get()), nullptr);
+}
+
+// One worker: fibers 1..4 park with priorities 0, 5, 0, 2; fiber 0 wakes
+// them in that order and finishes; they run in the policy's order.
+std::vector<int> wake_order(PolicyKind kind) {
+  Harness::Options o = Harness::options_for(1);
+  o.policy = kind;
+  Harness h(o);
+  const int prios[] = {0, 5, 0, 2};
+  std::vector<Fiber*> sleepers(4, nullptr);
+  std::vector<int> ran;
+  int parked = 0;
+  bool woken[4] = {false, false, false, false};
+  for (int i = 0; i < 4; ++i) {
+    sleepers[static_cast<std::size_t>(i)] = h.spawn(0, [&, i] {
+      Scheduler::current_fiber()->priority = prios[i];
+      ++parked;
+      h.park_until([&] { return woken[i]; });
+      ran.push_back(i);
+    });
+  }
+  h.spawn(0, [&] {
+    h.park_until([&] { return parked == 4; });  // (never parks: the sleepers ran first)
+    for (int i = 0; i < 4; ++i) {
+      woken[i] = true;
+      Scheduler::unpark(sleepers[static_cast<std::size_t>(i)]);
+    }
+  });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  return ran;
+}
+
+TEST(PolicySchedulingTest, OneWorkerRunsWokenFibersByPriority) {
+  EXPECT_EQ(wake_order(PolicyKind::kPriority), (std::vector<int>{1, 3, 0, 2}));
+}
+
+TEST(PolicySchedulingTest, OneWorkerRoundRobinRunsWokenFibersInWakeOrder) {
+  EXPECT_EQ(wake_order(PolicyKind::kRoundRobin), (std::vector<int>{0, 1, 2, 3}));
+}
+
+// Scheduler::outranked: a running fiber sees a higher-priority fiber ready
+// on its worker (priority policy only).
+TEST(PolicySchedulingTest, OutrankedSeesHigherReadyFibers) {
+  for (PolicyKind kind : {PolicyKind::kPriority, PolicyKind::kRoundRobin}) {
+    Harness::Options o = Harness::options_for(1);
+    o.policy = kind;
+    Harness h(o);
+    bool low_outranked = false, high_outranked = true;
+    Fiber* other = nullptr;
+    bool go = false;
+    h.spawn(0, [&] {
+      Scheduler::yield();  // let `other` park
+      go = true;
+      Scheduler::unpark(other);  // ready at priority 4
+      low_outranked = Scheduler::outranked(1);
+      high_outranked = Scheduler::outranked(4);
+    });
+    other = h.spawn(0, [&] {
+      Scheduler::current_fiber()->priority = 4;
+      h.park_until([&] { return go; });
+    });
+    h.run();
+    EXPECT_EQ(low_outranked, kind == PolicyKind::kPriority);
+    EXPECT_FALSE(high_outranked);
+  }
+}
+
+// Two workers: worker 1 has fibers of priorities 0, 5, 0 ready (woken by a
+// fiber of its own that keeps it busy); worker 0 becomes idle and steals:
+// the fiber its policy ranks first (priority 5), or the first woken under
+// round robin.
+int first_stolen(PolicyKind kind) {
+  Harness::Options o = Harness::options_for(2, /*steal=*/true);
+  o.policy = kind;
+  Harness h(o);
+  const int prios[] = {0, 5, 0};
+  std::vector<Fiber*> sleepers(3, nullptr);
+  std::atomic<int> first{-1};
+  std::atomic<bool> released{false};
+  std::atomic<int> parked{0};
+  bool woken[3] = {false, false, false};
+  // Worker 0 is busy until the sleepers are ready on worker 1.
+  h.spawn(0, [&] {
+    while (!released.load()) std::this_thread::yield();
+  });
+  for (int i = 0; i < 3; ++i) {
+    sleepers[static_cast<std::size_t>(i)] = h.spawn(1, [&, i] {
+      Scheduler::current_fiber()->priority = prios[i];
+      parked.fetch_add(1);
+      h.park_until([&] { return woken[i]; });
+      int none = -1;
+      first.compare_exchange_strong(none, i);
+    });
+  }
+  h.spawn(1, [&] {
+    EXPECT_EQ(parked.load(), 3);  // they ran first on this worker
+    for (int i = 0; i < 3; ++i) {
+      woken[i] = true;
+      Scheduler::unpark(sleepers[static_cast<std::size_t>(i)]);
+    }
+    released.store(true);
+    // Keep this worker busy until worker 0 has stolen one.
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (first.load() < 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  return first.load();
+}
+
+TEST(PolicySchedulingTest, ThiefTakesTheHighestPriorityReadyFiber) {
+  EXPECT_EQ(first_stolen(PolicyKind::kPriority), 1);
+}
+
+TEST(PolicySchedulingTest, ThiefTakesTheFirstReadyFiberUnderRoundRobin) {
+  EXPECT_EQ(first_stolen(PolicyKind::kRoundRobin), 0);
+}
+
+}  // namespace
