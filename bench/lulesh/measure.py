@@ -160,6 +160,19 @@ def main():
         lines.append("")
         lines.append("T_nocomm from %s; communication share of original: %.1f%%"
                      % (base, 100.0 * (med["original"] - t_nocomm) / med["original"]))
+        # As bench/harness: a gap under 5% of Original, or under twice the
+        # summed median absolute deviations, is within the noise.
+        def mad(v):
+            t = [r["seconds"] for r in rows if r["variant"] == v and r["status"] == "ok"]
+            m = statistics.median(t)
+            return statistics.median(abs(x - m) for x in t)
+        gap = med["original"] - t_nocomm
+        noise = 2 * (mad("original") + mad(base))
+        if gap < 0.05 * med["original"] or gap < noise:
+            lines.append("hidden %% UNRELIABLE: T_original - T_nocomm = %.3f s is under 5%% of T_original "
+                         "or under twice the summed MADs (%.3f s)" % (gap, noise))
+        else:
+            lines.append("T_original - T_nocomm = %.3f s; twice the summed MADs = %.3f s" % (gap, noise))
     nets = sorted(set(r["network"] for r in rows))
     lines.append("network: " + "; ".join(nets))
     lines.append("command: " + " ".join(sys.argv))
