@@ -72,7 +72,9 @@ class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
   bool VisitAttributedStmt(AttributedStmt* s) { return add(s->getSubStmt()), true; }
   // A pragma before a function's body is not a pragma of its statements.
   bool VisitFunctionDecl(FunctionDecl* f) {
-    if (f->doesThisDeclarationHaveABody() && f->getBody()) body_begins_.push_back(offset(f->getBody()->getBeginLoc()));
+    if (f->doesThisDeclarationHaveABody() && f->getBody() &&
+        sm_.isInMainFile(sm_.getExpansionLoc(f->getBody()->getBeginLoc())))
+      body_begins_.push_back(offset(f->getBody()->getBeginLoc()));
     return true;
   }
 
@@ -207,6 +209,31 @@ class UseFinder : public RecursiveASTVisitor<UseFinder> {
   const Expr* except_;
 };
 
+// The statements of a superblock's body in order, a Bamboo olap block of
+// the loop body opened in place.
+std::vector<const Stmt*> body_statements(const Superblock& sb) {
+  std::vector<const Stmt*> all;
+  for (const Stmt* child : sb.body->body()) {
+    if (child == sb.olap_block)
+      for (const Stmt* inner : sb.olap_block->body()) all.push_back(inner);
+    else
+      all.push_back(child);
+  }
+  return all;
+}
+
+// The statements of one region (a Bamboo compute part has several).
+std::vector<const Stmt*> region_statements(const Superblock& sb, const Region& r) {
+  std::vector<const Stmt*> parts;
+  bool inside = false;
+  for (const Stmt* s : body_statements(sb)) {
+    if (s == r.first) inside = true;
+    if (inside) parts.push_back(s);
+    if (s == r.last) break;
+  }
+  return parts;
+}
+
 // The role of a region for the MPI checks.
 RegionRole role_of(const Annotation* a, AnnotationKind kind, llvm::StringRef name) {
   switch (kind) {
@@ -241,7 +268,7 @@ class Analyzer {
   void find_superblocks(std::vector<Superblock>& out);
   bool build(Superblock& sb);
   bool build_regions(Superblock& sb);
-  bool build_bamboo_regions(Superblock& sb, const CompoundStmt* olap_block);
+  bool build_bamboo_regions(Superblock& sb);
   bool build_graph(Superblock& sb);
   void check_region(Superblock& sb, const Region& r, std::vector<Reinterpretation>& out);
   void check_calls(const Stmt* stmt, RegionRole role, const std::string& name, bool bamboo, const Stmt* region,
@@ -469,7 +496,7 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
 
 bool Analyzer::build(Superblock& sb) {
   unsigned errors_before = diags_.getNumErrors();
-  bool ok = sb.pragma && sb.pragma->is_bamboo() ? build_bamboo_regions(sb, sb.olap_block) : build_regions(sb);
+  bool ok = sb.pragma && sb.pragma->is_bamboo() ? build_bamboo_regions(sb) : build_regions(sb);
   ok = ok && build_graph(sb);
   // The regions' own checks run in any case: every error in one run.
   std::vector<Reinterpretation> reinterpretations;
@@ -540,15 +567,8 @@ bool Analyzer::build_regions(Superblock& sb) {
 // Bamboo: receive and send blocks, and the statements between them as
 // compute parts, in source order; an olap block inside the loop body is
 // opened in place.
-bool Analyzer::build_bamboo_regions(Superblock& sb, const CompoundStmt* olap_block) {
-  std::vector<const Stmt*> stmts;
-  for (const Stmt* child : sb.body->body()) {
-    if (child == olap_block) {
-      for (const Stmt* inner : olap_block->body()) stmts.push_back(inner);
-      continue;
-    }
-    stmts.push_back(child);
-  }
+bool Analyzer::build_bamboo_regions(Superblock& sb) {
+  std::vector<const Stmt*> stmts = body_statements(sb);
   bool ok = true;
   int receives = 0, sends = 0, computes = 0;
   for (const Stmt* s : stmts) {
@@ -709,21 +729,7 @@ bool Analyzer::has_cycle(const Superblock& sb) {
 void Analyzer::check_region(Superblock& sb, const Region& r, std::vector<Reinterpretation>& out) {
   unsigned begin = offset(r.first->getBeginLoc()), end = end_offset(r.last);
   bool bamboo = sb.pragma && sb.pragma->is_bamboo();
-  // Every statement of the region, in order (a Bamboo compute part has several).
-  bool inside = false;
-  std::vector<const Stmt*> parts;
-  std::vector<const Stmt*> all;
-  for (const Stmt* child : sb.body->body()) {
-    if (child == sb.olap_block)
-      for (const Stmt* inner : sb.olap_block->body()) all.push_back(inner);
-    else
-      all.push_back(child);
-  }
-  for (const Stmt* s : all) {
-    if (s == r.first) inside = true;
-    if (inside) parts.push_back(s);
-    if (s == r.last) break;
-  }
+  std::vector<const Stmt*> parts = region_statements(sb, r);
   for (const Stmt* s : parts) {
     ControlFlowVisitor flow(diags_, sm_, begin, end);
     flow.TraverseStmt(const_cast<Stmt*>(s));
@@ -832,17 +838,7 @@ void Analyzer::check_cross_part_declarations(const Superblock& sb) {
   for (std::size_t i = 0; i < sb.regions.size(); ++i) {
     const Region& r = sb.regions[i];
     std::set<const VarDecl*> declared;
-    unsigned begin = offset(r.first->getBeginLoc()), end = end_offset(r.last);
-    std::vector<const Stmt*> all;
-    for (const Stmt* child : sb.body->body()) {
-      if (child == sb.olap_block)
-        for (const Stmt* inner : sb.olap_block->body()) all.push_back(inner);
-      else
-        all.push_back(child);
-    }
-    for (const Stmt* s : all) {
-      unsigned at = offset(s->getBeginLoc());
-      if (at < begin || at >= end) continue;
+    for (const Stmt* s : region_statements(sb, r)) {
       if (const auto* ds = dyn_cast<DeclStmt>(s))
         for (const Decl* d : ds->decls())
           if (const auto* v = dyn_cast<VarDecl>(d)) declared.insert(v);
