@@ -9,33 +9,16 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/MpiCalls.h"
+#include "tucana/translate/StatementText.h"
 
 namespace tucana::translate {
 
 namespace {
 
 using namespace clang;
-
-// The statement whose end is `s`'s end as written: an OpenMP directive ends
-// with the statement it applies to, not with its pragma line.
-const Stmt* last_token_stmt(const Stmt* s) {
-  while (const auto* omp = dyn_cast_or_null<OMPExecutableDirective>(s)) {
-    if (!omp->hasAssociatedStmt()) break;
-    s = omp->getAssociatedStmt();
-    if (const auto* captured = dyn_cast<CapturedStmt>(s)) s = captured->getCapturedStmt();
-  }
-  return s;
-}
-
-const Stmt* unwrap(const Stmt* s) {
-  while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();
-  return s;
-}
 
 bool is_loop(const Stmt* s) {
   return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
@@ -259,10 +242,7 @@ class Analyzer {
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
-  unsigned end_offset(const Stmt* s) const {
-    SourceLocation last = sm_.getExpansionRange(last_token_stmt(s)->getEndLoc()).getEnd();
-    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts()));
-  }
+  unsigned end_offset(const Stmt* s) const { return translate::end_offset(sm_, ctx_.getLangOpts(), s); }
   unsigned line(SourceLocation loc) const { return sm_.getExpansionLineNumber(loc); }
   const Annotation* region_annotation_of(const Stmt* s) const;
   void find_superblocks(std::vector<Superblock>& out);
@@ -378,12 +358,12 @@ TranslationPlan Analyzer::run() {
     unsigned at = offset(a->hash_loc);
     for (Superblock& sb : plan_.superblocks) {
       bool inside = at >= offset(sb.begin) && at < end_offset(sb.stmt);
-      bool before = unwrap(stmt) == unwrap(sb.stmt) || stmt == sb.olap_block;
+      bool before = unwrap_attributes(stmt) == unwrap_attributes(sb.stmt) || stmt == sb.olap_block;
       if (inside || before) target = &sb;
     }
     bool failed = false;  // its superblock had errors, reported already
     for (const auto& [begin, end] : candidates_) failed = failed || (at >= begin && at < end);
-    for (const Stmt* c : candidate_stmts_) failed = failed || unwrap(c) == unwrap(stmt);
+    for (const Stmt* c : candidate_stmts_) failed = failed || unwrap_attributes(c) == unwrap_attributes(stmt);
     if (!target) {
       if (!failed) report(diags_, a->hash_loc, Diag::PriorityOutsideOlap);
       continue;
@@ -418,10 +398,10 @@ TranslationPlan Analyzer::run() {
 void Analyzer::find_superblocks(std::vector<Superblock>& out) {
   std::set<const Stmt*> taken;
   for (auto& [stmt, a] : attached_) {
-    bool broken_on_loop = a->broken && is_loop(unwrap(stmt));  // e.g. a misspelt superblock keyword
+    bool broken_on_loop = a->broken && is_loop(unwrap_attributes(stmt));  // e.g. a misspelt superblock keyword
     if (a->kind != AnnotationKind::Superblock && !broken_on_loop) continue;
     used_.insert(a);
-    const Stmt* s = unwrap(stmt);
+    const Stmt* s = unwrap_attributes(stmt);
     if (a->broken) {  // reported: its regions are not errors of their own
       consume_regions_of(loop_body(s));
       continue;
@@ -438,7 +418,7 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
       for (const auto& parent : ctx_.getParents(*stmt))
         if (const auto* body = parent.get<CompoundStmt>())
           for (const auto& grand : ctx_.getParents(*body))
-            if (const Stmt* g = grand.get<Stmt>(); g && is_loop(unwrap(g)) && loop_body(unwrap(g)) == body)
+            if (const Stmt* g = grand.get<Stmt>(); g && is_loop(unwrap_attributes(g)) && loop_body(unwrap_attributes(g)) == body)
               loop = g;
       if (loop) {
         sb.stmt = loop;
@@ -447,7 +427,7 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
         plan_.erased.push_back(a);
       }
     }
-    const Stmt* shape_stmt = unwrap(sb.stmt);
+    const Stmt* shape_stmt = unwrap_attributes(sb.stmt);
     if (isa<ForStmt>(shape_stmt)) sb.shape = SuperblockShape::For;
     else if (isa<WhileStmt>(shape_stmt)) sb.shape = SuperblockShape::While;
     else if (isa<DoStmt>(shape_stmt)) sb.shape = SuperblockShape::Do;
@@ -464,7 +444,7 @@ void Analyzer::find_superblocks(std::vector<Superblock>& out) {
       report(diags_, body->getBeginLoc(), Diag::BodyNotCompound);
       continue;
     }
-    taken.insert(unwrap(sb.stmt));
+    taken.insert(unwrap_attributes(sb.stmt));
     out.push_back(std::move(sb));
   }
   for (auto& [stmt, a] : attached_) {

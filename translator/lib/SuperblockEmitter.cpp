@@ -18,19 +18,18 @@
 #include "tucana/translate/SuperblockEmitter.h"
 
 #include <map>
-#include <optional>
 #include <string>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
-#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/StatementText.h"
 
 namespace tucana::translate {
 
@@ -47,11 +46,6 @@ const char* kind_constant(const Region& r) {
     case AnnotationKind::Compute: return "TUCANA_REGION_COMPUTE";
     default: return "TUCANA_REGION_OTHER";
   }
-}
-
-const Stmt* unwrap_attributes(const Stmt* s) {
-  while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();
-  return s;
 }
 
 std::string c_string(llvm::StringRef s) {
@@ -108,21 +102,7 @@ class Emitter {
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
-  // Offset just past the last token of `s` as written (a macro call at the
-  // end counts whole), extended over the ';' that ends a statement when
-  // there is one (an expression statement's range stops before it).
-  unsigned statement_end_offset(const Stmt* s) const {
-    // An OpenMP directive ends with the statement it applies to.
-    while (const auto* omp = dyn_cast_or_null<OMPExecutableDirective>(s)) {
-      if (!omp->hasAssociatedStmt()) break;
-      s = omp->getAssociatedStmt();
-      if (const auto* captured = dyn_cast<CapturedStmt>(s)) s = captured->getCapturedStmt();
-    }
-    SourceLocation last = sm_.getExpansionRange(s->getEndLoc()).getEnd();
-    std::optional<Token> next = Lexer::findNextToken(last, sm_, lo_);
-    if (next && next->is(tok::semi) && !isa<CompoundStmt>(s)) return sm_.getFileOffset(next->getEndLoc());
-    return sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
-  }
+  unsigned statement_end_offset(const Stmt* s) const { return translate::statement_end_offset(sm_, lo_, s); }
   // The pragma line from its '#' to its newline (not included).
   unsigned pragma_length(const Annotation& a) const { return offset(a.end_loc) - offset(a.hash_loc); }
   unsigned line(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getLine(); }

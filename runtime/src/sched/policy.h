@@ -41,17 +41,29 @@ class ReadyPolicy {
   virtual bool outranks(int priority) const = 0;
 };
 
-// Round robin: ready fibers run in the order they became ready; priorities
-// are ignored.
-class RoundRobinPolicy final : public ReadyPolicy {
+// An intrusive singly linked queue of fibers (Fiber::next), the storage of
+// both policies. Contract: a fiber is in at most one queue at a time.
+class FiberQueue {
  public:
-  void awakened(fiber::Fiber* f) override {
+  void push_back(fiber::Fiber* f) {
     f->next = nullptr;
     if (tail_) tail_->next = f; else head_ = f;
     tail_ = f;
     ++size_;
   }
-  fiber::Fiber* pick_next() override {
+  void push_front(fiber::Fiber* f) {
+    f->next = head_;
+    head_ = f;
+    if (!tail_) tail_ = f;
+    ++size_;
+  }
+  // Inserts `f` after `at`, a fiber of this queue that is not its tail.
+  void insert_after(fiber::Fiber* at, fiber::Fiber* f) {
+    f->next = at->next;
+    at->next = f;
+    ++size_;
+  }
+  fiber::Fiber* pop_front() {
     fiber::Fiber* f = head_;
     if (!f) return nullptr;
     head_ = f->next;
@@ -60,15 +72,30 @@ class RoundRobinPolicy final : public ReadyPolicy {
     --size_;
     return f;
   }
-  bool has_ready() const override { return head_ != nullptr; }
-  std::size_t size() const override { return size_; }
-  int next_priority() const override { return 0; }
-  bool outranks(int) const override { return false; }
+  fiber::Fiber* front() const { return head_; }
+  fiber::Fiber* back() const { return tail_; }
+  bool empty() const { return head_ == nullptr; }
+  std::size_t size() const { return size_; }
 
  private:
   fiber::Fiber* head_ = nullptr;
   fiber::Fiber* tail_ = nullptr;
   std::size_t size_ = 0;
+};
+
+// Round robin: ready fibers run in the order they became ready; priorities
+// are ignored.
+class RoundRobinPolicy final : public ReadyPolicy {
+ public:
+  void awakened(fiber::Fiber* f) override { queue_.push_back(f); }
+  fiber::Fiber* pick_next() override { return queue_.pop_front(); }
+  bool has_ready() const override { return !queue_.empty(); }
+  std::size_t size() const override { return queue_.size(); }
+  int next_priority() const override { return 0; }
+  bool outranks(int) const override { return false; }
+
+ private:
+  FiberQueue queue_;
 };
 
 // Priorities: the ready fiber with the highest Fiber::priority runs first;
@@ -79,47 +106,22 @@ class RoundRobinPolicy final : public ReadyPolicy {
 class PriorityPolicy final : public ReadyPolicy {
  public:
   void awakened(fiber::Fiber* f) override {
-    ++size_;
-    if (!head_) {
-      f->next = nullptr;
-      head_ = tail_ = f;
-      return;
-    }
-    if (tail_->priority >= f->priority) {  // behind every fiber of its priority or higher
-      f->next = nullptr;
-      tail_->next = f;
-      tail_ = f;
-      return;
-    }
-    if (head_->priority < f->priority) {
-      f->next = head_;
-      head_ = f;
-      return;
-    }
-    // head ranks >= f > tail: after the last fiber of priority >= f's.
-    fiber::Fiber* at = head_;
+    // Behind every fiber of its priority or higher.
+    if (queue_.empty() || queue_.back()->priority >= f->priority) return queue_.push_back(f);
+    if (queue_.front()->priority < f->priority) return queue_.push_front(f);
+    // front ranks >= f > back: after the last fiber of priority >= f's.
+    fiber::Fiber* at = queue_.front();
     while (at->next->priority >= f->priority) at = at->next;
-    f->next = at->next;
-    at->next = f;
+    queue_.insert_after(at, f);
   }
-  fiber::Fiber* pick_next() override {
-    fiber::Fiber* f = head_;
-    if (!f) return nullptr;
-    head_ = f->next;
-    if (!head_) tail_ = nullptr;
-    f->next = nullptr;
-    --size_;
-    return f;
-  }
-  bool has_ready() const override { return head_ != nullptr; }
-  std::size_t size() const override { return size_; }
-  int next_priority() const override { return head_->priority; }
-  bool outranks(int priority) const override { return head_ && head_->priority > priority; }
+  fiber::Fiber* pick_next() override { return queue_.pop_front(); }
+  bool has_ready() const override { return !queue_.empty(); }
+  std::size_t size() const override { return queue_.size(); }
+  int next_priority() const override { return queue_.front()->priority; }
+  bool outranks(int priority) const override { return !queue_.empty() && queue_.front()->priority > priority; }
 
  private:
-  fiber::Fiber* head_ = nullptr;  // highest priority first
-  fiber::Fiber* tail_ = nullptr;
-  std::size_t size_ = 0;
+  FiberQueue queue_;  // highest priority first
 };
 
 enum class PolicyKind { kPriority, kRoundRobin };
