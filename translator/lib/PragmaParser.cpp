@@ -20,6 +20,7 @@ const char* kind_keyword(AnnotationKind kind) {
     case AnnotationKind::Compute: return "compute";
     case AnnotationKind::Region: return "region";
     case AnnotationKind::Priority: return "priority";
+    case AnnotationKind::Shared: return "shared";
   }
   return "?";
 }
@@ -47,7 +48,7 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
     if (ns == "mate") return "region(NAME)";
     if (ns == "toucan") return "superblock, receive, send or compute";
     if (ns == "bamboo") return "olap, receive, send or priority(N)";
-    return "superblock, receive, send, compute or region(NAME)";
+    return "superblock, receive, send, compute, region(NAME) or shared";
   }
   // The clauses `kind` accepts in this spelling, for messages.
   const char* clauses(AnnotationKind kind) const {
@@ -61,6 +62,7 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   bool parse_depends(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_role(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause);
+  bool parse_shared_names(clang::Preprocessor& pp, Token& tok, Annotation& a);
   // Records `a` as malformed (its error is reported) and skips the line.
   void broken(clang::Preprocessor& pp, Token& tok, Annotation& a) {
     while (tok.isNot(tok::eod)) pp.Lex(tok);
@@ -101,6 +103,9 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
     a.kind = AnnotationKind::Region;
   } else if (word == "priority" && bamboo) {
     a.kind = AnnotationKind::Priority;
+  } else if (word == "shared" && ns == "tucana") {
+    a.kind = AnnotationKind::Shared;
+    a.name = "shared";
   } else {
     std::string spelled = word.empty() ? pp.getSpelling(tok) : word.str();
     report(diags, tok.getLocation(), Diag::UnknownKeyword) << ns << spelled << expected();
@@ -110,6 +115,13 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
   if (a.kind == AnnotationKind::Region && !parse_region_name(pp, tok, a)) return broken(pp, tok, a);
   if (a.kind == AnnotationKind::Priority) {  // bamboo priority(N)
     if (!parse_expression(pp, tok, a, "priority")) return broken(pp, tok, a);
+  }
+  if (a.kind == AnnotationKind::Shared) {
+    if (!parse_shared_names(pp, tok, a)) return broken(pp, tok, a);
+    if (tok.isNot(tok::eod)) {
+      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << "shared";
+      return broken(pp, tok, a);
+    }
   }
   if (!parse_clauses(pp, tok, a)) return broken(pp, tok, a);
   a.end_loc = tok.getLocation();
@@ -149,6 +161,31 @@ bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok,
     if (!ok) return false;
   }
   return true;
+}
+
+// [ ( NAME {, NAME} ) ]
+bool AnnotationPragmaHandler::parse_shared_names(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  if (tok.isNot(tok::l_paren)) return true;  // the next declaration's variables
+  pp.Lex(tok);
+  for (;;) {
+    if (tok.isNot(tok::identifier)) {
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "a variable name" << getName().str() << "shared";
+      return false;
+    }
+    a.names.push_back({tok.getIdentifierInfo()->getName().str(), false, tok.getLocation()});
+    pp.Lex(tok);
+    if (tok.is(tok::comma)) {
+      pp.Lex(tok);
+      continue;
+    }
+    if (tok.isNot(tok::r_paren)) {
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "',' or ')'" << getName().str() << "shared";
+      return false;
+    }
+    pp.Lex(tok);
+    return true;
+  }
 }
 
 // ( NAME )

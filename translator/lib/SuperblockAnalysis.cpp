@@ -298,6 +298,7 @@ TranslationPlan Analyzer::run() {
   index.finish();
   std::set<FileID> reported_files;
   for (const Annotation& a : annotations_) {
+    if (a.kind == AnnotationKind::Shared) continue;  // privatization's (Privatization.h)
     if (!sm_.isInMainFile(a.hash_loc)) {
       // A header's annotations are not translated (only the file given is
       // rewritten): say so instead of ignoring them.

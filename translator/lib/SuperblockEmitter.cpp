@@ -29,6 +29,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/translate/StatementText.h"
 
 namespace tucana::translate {
@@ -57,38 +58,11 @@ std::string c_string(llvm::StringRef s) {
   return out + "\"";
 }
 
-// The edits of one file. Insertions at one offset are joined in the order
-// of their rank (so that, say, the end of the last region comes before the
-// end of the dispatch loop when no space separates them); every edit goes
-// into one tooling::Replacements, which reports overlaps.
-class EditSet {
- public:
-  void insert(unsigned offset, int rank, std::string text) { inserts_[offset].emplace(rank, std::move(text)); }
-  void replace(unsigned offset, unsigned length, std::string text) { replaces_.push_back({offset, length, std::move(text)}); }
-  llvm::Error apply(llvm::StringRef file, tooling::Replacements& out) const {
-    for (auto& [offset, texts] : inserts_) {
-      std::string joined;
-      for (auto& [rank, text] : texts) joined += text;
-      if (llvm::Error e = out.add(tooling::Replacement(file, offset, 0, joined))) return e;
-    }
-    for (const Replace& r : replaces_)
-      if (llvm::Error e = out.add(tooling::Replacement(file, r.offset, r.length, r.text))) return e;
-    return llvm::Error::success();
-  }
-
- private:
-  struct Replace {
-    unsigned offset, length;
-    std::string text;
-  };
-  std::map<unsigned, std::multimap<int, std::string>> inserts_;
-  std::vector<Replace> replaces_;
-};
-
 class Emitter {
  public:
-  Emitter(ASTContext& ctx, std::string display_name)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), display_name_(std::move(display_name)) {}
+  Emitter(ASTContext& ctx, std::string display_name, EditSet& edits)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), display_name_(std::move(display_name)),
+        edits_(edits) {}
 
   void superblock(const Superblock& sb);
   void callee_block(const CalleeBlock& b);
@@ -98,7 +72,6 @@ class Emitter {
   // Compiler messages about the code before the first edit name the file
   // as the user did, not the translated copy.
   void name_file() { edits_.insert(0, -2, line_directive(1) + "\n"); }
-  bool apply(tooling::Replacements& out);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
@@ -107,13 +80,13 @@ class Emitter {
   unsigned pragma_length(const Annotation& a) const { return offset(a.end_loc) - offset(a.hash_loc); }
   unsigned line(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getLine(); }
   unsigned column(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getColumn(); }
-  std::string line_directive(unsigned n) const { return "#line " + std::to_string(n) + " " + c_string(display_name_); }
+  std::string line_directive(unsigned n) const { return translate::line_directive(n, display_name_); }
 
   ASTContext& ctx_;
   SourceManager& sm_;
   const LangOptions& lo_;
   std::string display_name_;  // the input's name as the user wrote it
-  EditSet edits_;
+  EditSet& edits_;
 };
 
 void Emitter::superblock(const Superblock& sb) {
@@ -224,29 +197,22 @@ void Emitter::include_runtime(const Superblock& first) {
     edits_.insert(begin, -1, "\n" + text + std::string(column(at) - 1, ' '));
 }
 
-bool Emitter::apply(tooling::Replacements& out) {
-  llvm::StringRef file = sm_.getFileEntryRefForID(sm_.getMainFileID())->getName();
-  if (llvm::Error err = edits_.apply(file, out)) {
-    report(ctx_.getDiagnostics(), sm_.getLocForStartOfFile(sm_.getMainFileID()), Diag::ConflictingEdits)
-        << llvm::toString(std::move(err));
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-bool emit_translation(ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
-                      tooling::Replacements& out) {
-  if (plan.empty() && plan.erased.empty()) return true;
-  Emitter e(ctx, display_name);
+void emit_translation(ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
+                      EditSet& out) {
+  if (plan.empty() && plan.erased.empty()) return;
+  Emitter e(ctx, display_name, out);
   if (!plan.superblocks.empty()) e.include_runtime(plan.superblocks.front());
   e.name_file();
   for (const Superblock& sb : plan.superblocks) e.superblock(sb);
   for (const CalleeBlock& b : plan.callee_blocks) e.callee_block(b);
   for (const Reinterpretation& r : plan.reinterpretations) e.reinterpret(r);
   for (const Annotation* a : plan.erased) e.erase_pragma(*a);
-  return e.apply(out);
+}
+
+std::string line_directive(unsigned line, llvm::StringRef display_name) {
+  return "#line " + std::to_string(line) + " " + c_string(display_name);
 }
 
 }  // namespace tucana::translate

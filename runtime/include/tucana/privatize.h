@@ -24,6 +24,8 @@ struct option; /* <getopt.h> */
 
 /* The section that holds the image of every privatized variable. */
 #define TUCANA_PRIVATE_SECTION "tucana_priv"
+/* Marks a definition as privatized (placed after its declarator). */
+#define TUCANA_PRIVATE __attribute__((section(TUCANA_PRIVATE_SECTION)))
 
 /* Distance in bytes from the image of a privatized variable to the running
  * subrank's copy of it. 0 outside subranks (the process's start-up code, its
@@ -32,6 +34,26 @@ struct option; /* <getopt.h> */
  * changes during the subrank's life, whichever worker thread runs it: this is
  * what makes `const` right (the compiler may keep it for a whole function). */
 __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void);
+
+/* The linker's bounds of the image; null when the program has none. */
+extern char __start_tucana_priv[] __attribute__((weak, visibility("hidden")));
+extern char __stop_tucana_priv[] __attribute__((weak, visibility("hidden")));
+
+/* The running subrank's copy of `image`, a variable declared but not defined
+ * in this translation unit: it is privatized when its definition was
+ * (compiled by tucanacc), which only the address tells. */
+static inline __attribute__((always_inline, unused)) void *tucana_priv_extern(const volatile void *image) {
+  char *p = (char *)image;
+  __UINTPTR_TYPE__ a = (__UINTPTR_TYPE__)p;
+  if (a >= (__UINTPTR_TYPE__)__start_tucana_priv && a < (__UINTPTR_TYPE__)__stop_tucana_priv)
+    return p + tucana_priv_delta();
+  return p;
+}
+
+/* The running subrank's copy of privatized variable `x` (an lvalue of x's
+ * type): defined in this translation unit, or declared only (EXTERN). */
+#define TUCANA_PRIV(x) (*(__typeof__(x) *)((char *)&(x) + tucana_priv_delta()))
+#define TUCANA_PRIV_EXTERN(x) (*(__typeof__(x) *)tucana_priv_extern(&(x)))
 
 /* Registers a per-subrank initializer of one translation unit (C++ dynamic
  * initialization): each subrank runs every registered initializer, in the

@@ -16,6 +16,7 @@ enum class AnnotationKind {
   Compute,     // compute
   Region,      // region(NAME) depends(...)
   Priority,    // bamboo priority(n): the priority of the enclosing olap region
+  Shared,      // tucana shared[(NAMES)]: variables that stay shared by the subranks
 };
 
 // One name in depends(...): `name` (same iteration) or `name*` (previous).
@@ -33,6 +34,7 @@ struct Annotation {
   std::string spelling;           // "tucana", "toucan", "mate" or "bamboo"
   std::string name;               // region name: given, or receive/send/compute
   std::vector<Dependency> deps;   // explicit form only
+  std::vector<Dependency> names;  // shared(NAMES): the variables named (empty: the next declaration's)
   bool has_depends = false;
   bool has_role = false;          // role(...) given on a named region
   RegionRole role = RegionRole::Any;

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringRef.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/translate/Superblock.h"
 
 namespace clang {
@@ -14,9 +15,11 @@ class ASTContext;
 namespace tucana::translate {
 
 // Adds the edits of `plan` to `out`; `display_name` is the input file's name
-// as the user wrote it (for #line). Returns false (with a diagnostic) when
-// two edits conflict.
-bool emit_translation(clang::ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
-                      clang::tooling::Replacements& out);
+// as the user wrote it (for #line).
+void emit_translation(clang::ASTContext& ctx, const TranslationPlan& plan, const std::string& display_name,
+                      EditSet& out);
+
+// `#line LINE "DISPLAY_NAME"`: compiler messages name the user's file.
+std::string line_directive(unsigned line, llvm::StringRef display_name);
 
 }  // namespace tucana::translate

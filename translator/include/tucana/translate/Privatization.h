@@ -1,0 +1,65 @@
+// Privatization of global and static variables: each subrank gets its own
+// copy (docs/privatization.md). The analysis finds the mutable variables of
+// static storage duration that the main file defines and every use of a
+// variable that may be privatized; the emitter turns them into edits:
+//
+//   int counter = 1;           ->  int counter TUCANA_PRIVATE = 1;
+//   counter++;                 ->  TUCANA_PRIV(counter)++;
+//   extern int total; total++  ->  TUCANA_PRIV_EXTERN(total)++;  (defined elsewhere:
+//                                  privatized when its definition was)
+//
+// C++ variables with dynamic initialization or a destructor are constructed
+// and destroyed once per subrank; static initializers that take the address
+// of a privatized variable are recomputed per subrank; uses of libc's
+// per-rank state (getopt, rand, strtok) go to per-subrank copies.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tucana/translate/EditSet.h"
+#include "tucana/translate/PragmaParser.h"
+
+namespace clang {
+class ASTContext;
+class VarDecl;
+}  // namespace clang
+
+namespace tucana::translate {
+
+struct PrivateVar {
+  const clang::VarDecl* decl = nullptr;  // its definition in the main file
+  // C++ dynamic initialization or a non-trivial destructor: the definition
+  // becomes raw storage, constructed and destroyed once per subrank.
+  bool dynamic = false;
+  // Its static initializer names privatized variables (their addresses):
+  // recomputed per subrank, which then sees its own copies.
+  bool reinit = false;
+  std::string type_text;  // dynamic: the type as printed
+  std::string symbol;     // dynamic, at namespace scope: the linker's name
+};
+
+// A use to rewrite: the text [begin, end) of the main file (the name, or a
+// qualified name) becomes `replacement`.
+struct PrivateUse {
+  unsigned begin = 0, end = 0;
+  std::string replacement;
+};
+
+struct PrivatizationPlan {
+  std::vector<PrivateVar> vars;
+  std::vector<PrivateUse> uses;  // sorted by offset, no two overlapping
+  // thread_local / __thread / _Thread_local keywords to remove: [begin, end).
+  std::vector<std::pair<unsigned, unsigned>> tls_keywords;
+  bool empty() const { return vars.empty() && uses.empty(); }
+};
+
+// Finds what to privatize in the main file of `ctx`. Variables that cannot be
+// privatized exactly get a warning naming them (never a silent change);
+// `#pragma tucana shared` in `annotations` keeps variables shared.
+PrivatizationPlan analyze_privatization(clang::ASTContext& ctx, const AnnotationList& annotations);
+
+// Adds the edits of `plan` to `out`.
+void emit_privatization(clang::ASTContext& ctx, const PrivatizationPlan& plan, EditSet& out);
+
+}  // namespace tucana::translate
