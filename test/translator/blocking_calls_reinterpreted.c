@@ -26,7 +26,7 @@ void f(double *u, int n, int peer, int steps) {
     MPI_Recv(&u[0], 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &st);
     // A global buffer, and a pointer held in a variable of the block (it
     // points to memory that outlives the block): posted.
-    // CHECK: tucana_sb_recv(ghost, 4, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &st2);
+    // CHECK: tucana_sb_recv(TUCANA_PRIV(ghost), 4, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &st2);
     // CHECK: tucana_sb_recv(p, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, &st3);
 #pragma bamboo receive
     {

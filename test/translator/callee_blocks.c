@@ -12,12 +12,15 @@
 
 #include <mpi.h>
 
+// The buffers are per subrank (privatized), as each rank's are in MPI.
+// CHECK: static double inbox[2] TUCANA_PRIVATE, outbox[2] TUCANA_PRIVATE;
+// CHECK-NEXT: static MPI_Request req[2] TUCANA_PRIVATE;
 static double inbox[2], outbox[2];
 static MPI_Request req[2];
 
 // CHECK: static void post_receive(int peer) {
 // CHECK-NEXT: /* tucana: receive block: its requests belong to the running region (translated by tucana-translate) */
-// CHECK-NEXT:   MPI_Irecv(inbox, 2, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &req[0]);
+// CHECK-NEXT:   MPI_Irecv(TUCANA_PRIV(inbox), 2, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &TUCANA_PRIV(req)[0]);
 // CHECK-NEXT: }
 static void post_receive(int peer) {
 #pragma bamboo receive
@@ -27,8 +30,8 @@ static void post_receive(int peer) {
 // CHECK: static void post_send(int peer) {
 // CHECK-NEXT:   /* tucana: send block: its requests belong to the running region (translated by tucana-translate) */
 // CHECK-NEXT:   {
-// CHECK-NEXT:     outbox[0] = inbox[1];
-// CHECK-NEXT:     MPI_Isend(outbox, 2, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &req[1]);
+// CHECK-NEXT:     TUCANA_PRIV(outbox)[0] = TUCANA_PRIV(inbox)[1];
+// CHECK-NEXT:     MPI_Isend(TUCANA_PRIV(outbox), 2, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, &TUCANA_PRIV(req)[1]);
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 static void post_send(int peer) {

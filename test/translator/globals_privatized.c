@@ -1,13 +1,7 @@
 // SPEC.md, "Runtime": "Global and static variables are shared by the
 // subranks of a process unless privatized; the translator privatizes them."
-// Each subrank must see its own copy of a global and of a static variable.
-//
-// XFAIL: *
-// BUG (missing feature): tucana-translate does not privatize globals (there
-// is no such rewrite in translator/lib); tucanacc only warns that they are
-// shared ("global variable 'calls' ... is shared by all subranks of a
-// process"). With two subranks in one process both print 3 instead of 1
-// and 2.
+// Each subrank must see its own copy of a global and of a static variable
+// (shared, both would print 3).
 //
 // RUN: %tucanacc %s -o %t.exe
 // RUN: %tucana-run -np 1 --vf 2 %t.exe | FileCheck %s --check-prefix=OUT --match-full-lines

@@ -1,4 +1,5 @@
-// A file without any annotation comes out of tucana-translate byte for
+// A file without any annotation (and without a mutable global, which
+// would be privatized) comes out of tucana-translate byte for
 // byte as it went in: no #include, no #line, nothing. Other pragmas, the
 // words "#pragma tucana" in comments and strings, annotations in code the
 // preprocessor skips, tabs, trailing blanks and a last line without a
@@ -19,7 +20,7 @@
     (b) = t_;           \
   } while (0)
 
-static const char *note = "#pragma tucana superblock is only a string here";
+static const char *const note = "#pragma tucana superblock is only a string here";
 
 /* #pragma tucana superblock   (a comment) */
 int main(int argc, char **argv) {

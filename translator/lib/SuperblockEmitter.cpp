@@ -69,9 +69,6 @@ class Emitter {
   void reinterpret(const Reinterpretation& r);
   void erase_pragma(const Annotation& a) { edits_.replace(offset(a.hash_loc), pragma_length(a), ""); }
   void include_runtime(const Superblock& first);
-  // Compiler messages about the code before the first edit name the file
-  // as the user did, not the translated copy.
-  void name_file() { edits_.insert(0, -2, line_directive(1) + "\n"); }
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
@@ -204,7 +201,6 @@ void emit_translation(ASTContext& ctx, const TranslationPlan& plan, const std::s
   if (plan.empty() && plan.erased.empty()) return;
   Emitter e(ctx, display_name, out);
   if (!plan.superblocks.empty()) e.include_runtime(plan.superblocks.front());
-  e.name_file();
   for (const Superblock& sb : plan.superblocks) e.superblock(sb);
   for (const CalleeBlock& b : plan.callee_blocks) e.callee_block(b);
   for (const Reinterpretation& r : plan.reinterpretations) e.reinterpret(r);

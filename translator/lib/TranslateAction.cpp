@@ -5,7 +5,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "tucana/translate/Privatization.h"
 #include "tucana/translate/SuperblockAnalysis.h"
+#include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
 namespace tucana::translate {
@@ -27,17 +29,32 @@ class TranslateConsumer : public clang::ASTConsumer {
     // Analysis runs even after a malformed pragma, so that every annotation
     // error of the file is reported in one run.
     TranslationPlan plan = analyze_superblocks(ctx, annotations_);
+    PrivatizationPlan privatization;
+    if (result_.privatize) privatization = analyze_privatization(ctx, annotations_);
     if (diags.hasErrorOccurred()) return;
-    clang::tooling::Replacements edits;
-    if (!emit_translation(ctx, plan, result_.display_name, edits)) return;
+    EditSet edits;
+    emit_translation(ctx, plan, result_.display_name, edits);
+    emit_privatization(ctx, privatization, edits);
+    // Compiler messages about the code before the first edit name the file
+    // as the user did, not the translated copy.
+    if (!edits.empty()) edits.insert(0, -2, line_directive(1, result_.display_name) + "\n");
     clang::SourceManager& sm = ctx.getSourceManager();
-    llvm::Expected<std::string> text = clang::tooling::applyAllReplacements(sm.getBufferData(sm.getMainFileID()), edits);
+    llvm::StringRef file = sm.getFileEntryRefForID(sm.getMainFileID())->getName();
+    clang::tooling::Replacements replacements;
+    if (llvm::Error err = edits.apply(file, replacements)) {
+      report(diags, sm.getLocForStartOfFile(sm.getMainFileID()), Diag::ConflictingEdits)
+          << llvm::toString(std::move(err));
+      return;
+    }
+    llvm::Expected<std::string> text =
+        clang::tooling::applyAllReplacements(sm.getBufferData(sm.getMainFileID()), replacements);
     if (!text) {
       llvm::errs() << "tucana-translate: internal error: " << llvm::toString(text.takeError()) << "\n";
       return;
     }
     result_.text = std::move(*text);
     result_.superblocks = static_cast<int>(plan.superblocks.size());
+    result_.privatized = static_cast<int>(privatization.vars.size());
     result_.ok = true;
   }
 

@@ -24,6 +24,10 @@ namespace {
 llvm::cl::OptionCategory category("tucana-translate options");
 llvm::cl::opt<std::string> output_file("o", llvm::cl::desc("Write the translated source to <file> (default: standard output)"),
                                        llvm::cl::value_desc("file"), llvm::cl::cat(category));
+llvm::cl::opt<bool> no_privatize(
+    "no-privatize",
+    llvm::cl::desc("Leave global and static variables shared by the subranks (default: one copy per subrank)"),
+    llvm::cl::cat(category));
 llvm::cl::extrahelp more_help(
     "\nThe annotations are described in docs/annotations.md; the translation in docs/translator.md.\n"
     "Compiler flags go after '--' (e.g. -- -I include -DN=64), or come from a\n"
@@ -109,6 +113,7 @@ int main(int argc, const char** argv) {
 
   tucana::translate::TranslationResult result;
   result.display_name = input;  // #line names the file as the user did
+  result.privatize = !no_privatize;
   int rc = tool.run(tucana::translate::translate_action_factory(result).get());
   if (rc != 0 || !result.ok) return 1;
   if (output_file.empty()) {

@@ -37,6 +37,11 @@ struct PrivateVar {
   bool reinit = false;
   std::string type_text;  // dynamic: the type as printed
   std::string symbol;     // dynamic, at namespace scope: the linker's name
+  // dynamic: what follows `new (p) T` (`(args)`, `{list}` or nothing);
+  // reinit: the initializer. Uses of privatized variables in it rewritten.
+  std::string init_text;
+  unsigned declarator_end = 0;  // offset just past the declarator (attributes go there)
+  unsigned semicolon = 0;       // offset of the ';' ending the declaration (0: unknown)
 };
 
 // A use to rewrite: the text [begin, end) of the main file (the name, or a
@@ -51,7 +56,9 @@ struct PrivatizationPlan {
   std::vector<PrivateUse> uses;  // sorted by offset, no two overlapping
   // thread_local / __thread / _Thread_local keywords to remove: [begin, end).
   std::vector<std::pair<unsigned, unsigned>> tls_keywords;
-  bool empty() const { return vars.empty() && uses.empty(); }
+  // '#pragma tucana shared' lines [begin, end): they become comments.
+  std::vector<std::pair<unsigned, unsigned>> shared_pragmas;
+  bool empty() const { return vars.empty() && uses.empty() && shared_pragmas.empty(); }
 };
 
 // Finds what to privatize in the main file of `ctx`. Variables that cannot be

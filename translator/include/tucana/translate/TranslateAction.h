@@ -13,9 +13,11 @@ namespace tucana::translate {
 
 struct TranslationResult {
   std::string display_name;  // in: the input's name as written on the command line
+  bool privatize = true;     // in: privatize globals and statics (Privatization.h)
   bool ok = false;           // translated without errors
   std::string text;          // the translated source
   int superblocks = 0;       // how many were translated
+  int privatized = 0;        // how many variables were privatized
 };
 
 class TranslateAction : public clang::ASTFrontendAction {

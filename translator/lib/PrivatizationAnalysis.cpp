@@ -1,0 +1,490 @@
+// The analysis of privatization: which variables of static storage duration
+// the main file defines and may privatize, and which uses to rewrite.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+#include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/Privatization.h"
+
+namespace tucana::translate {
+
+namespace {
+
+using namespace clang;
+
+// libc's per-rank state: the names of its functions and variables, and what
+// the uses become (runtime/include/tucana/privatize.h).
+const std::map<std::string, std::string>& libc_functions() {
+  static const std::map<std::string, std::string> m = {
+      {"rand", "tucana_rand"},         {"srand", "tucana_srand"},   {"random", "tucana_random"},
+      {"srandom", "tucana_srandom"},   {"strtok", "tucana_strtok"}, {"getopt", "tucana_getopt"},
+      {"getopt_long", "tucana_getopt_long"}, {"getopt_long_only", "tucana_getopt_long_only"},
+  };
+  return m;
+}
+const std::map<std::string, std::string>& libc_variables() {
+  static const std::map<std::string, std::string> m = {
+      {"optind", "(*tucana_priv_optind())"},
+      {"optarg", "(*tucana_priv_optarg())"},
+      {"opterr", "(*tucana_priv_opterr())"},
+      {"optopt", "(*tucana_priv_optopt())"},
+  };
+  return m;
+}
+
+// How a variable is treated.
+enum class Treatment { Private, MaybePrivate, Shared };
+
+class Analyzer : public RecursiveASTVisitor<Analyzer> {
+ public:
+  Analyzer(ASTContext& ctx, const AnnotationList& annotations)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), diags_(ctx.getDiagnostics()) {
+    for (const Annotation& a : annotations.all())
+      if (a.kind == AnnotationKind::Shared && !a.broken && sm_.isInMainFile(sm_.getExpansionLoc(a.hash_loc)))
+        shared_pragmas_.push_back(&a);
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  PrivatizationPlan run();
+
+  bool VisitVarDecl(VarDecl* v);
+  bool VisitDeclRefExpr(DeclRefExpr* e);
+
+ private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
+  bool in_main(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
+  std::string name_of(const VarDecl* v) const { return v->getQualifiedNameAsString(); }
+  void warn(SourceLocation loc, Diag id, const VarDecl* v, const std::string& why) {
+    if (!warned_.insert({v->getCanonicalDecl(), why}).second) return;
+    report(diags_, loc, id) << name_of(v) << why;
+  }
+
+  bool marked_shared(const VarDecl* v) const;
+  std::optional<std::string> cannot_privatize(const VarDecl* def) const;
+  bool is_dynamic(const VarDecl* v) const;
+  Treatment treatment(const VarDecl* v);
+  bool unevaluated_or_constant_context(const Expr* e);
+  // The main-file text range [begin, end) that `e` was written as; none when
+  // it is spelled in a macro defined outside the main file.
+  std::optional<std::pair<unsigned, unsigned>> written_range(const Expr* e);
+  void add_use(const Expr* e, const std::string& replacement);
+  std::optional<std::string> replacement_for(const DeclRefExpr* e, bool in_initializer);
+  std::string rewritten_text(const Expr* init, unsigned from, unsigned to);
+  // Offset just past `v`'s declarator (its name and the array or function
+  // parts after it): where an attribute goes.
+  unsigned declarator_end(const VarDecl* v) const;
+  // Offset of the ';' that ends the declaration of `v` (at nesting depth 0).
+  std::optional<unsigned> declaration_semicolon(const VarDecl* v) const;
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const LangOptions& lo_;
+  DiagnosticsEngine& diags_;
+  std::vector<const Annotation*> shared_pragmas_;
+  std::vector<const VarDecl*> candidates_;          // definitions in the main file, in order
+  std::map<const VarDecl*, Treatment> treatments_;  // by canonical declaration
+  std::map<const VarDecl*, std::size_t> private_index_;
+  std::set<std::pair<const VarDecl*, std::string>> warned_;
+  std::map<unsigned, PrivateUse> uses_;  // by offset
+  bool finding_uses_ = false;  // pass 2
+  PrivatizationPlan plan_;
+};
+
+bool Analyzer::marked_shared(const VarDecl* v) const {
+  unsigned at = offset(sm_.getExpansionLoc(v->getBeginLoc()));
+  const DeclContext* scope = v->getDeclContext()->getRedeclContext();
+  for (const Annotation* a : shared_pragmas_) {
+    unsigned p = offset(sm_.getExpansionLoc(a->end_loc));
+    if (a->names.empty()) {
+      // `#pragma tucana shared` alone: the declaration right after it.
+      if (p > at) continue;
+      llvm::StringRef between = sm_.getBufferData(sm_.getMainFileID()).substr(p, at - p);
+      if (between.trim().empty()) return true;
+      continue;
+    }
+    for (const Dependency& n : a->names) {
+      if (n.name != v->getName()) continue;
+      // The same scope: a pragma in a function names that function's statics.
+      SourceLocation where = sm_.getExpansionLoc(a->hash_loc);
+      const auto* fn = dyn_cast<FunctionDecl>(scope);
+      if (fn) {
+        SourceRange body = fn->getSourceRange();
+        if (sm_.isBeforeInTranslationUnit(where, sm_.getExpansionLoc(body.getBegin())) ||
+            sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(body.getEnd()), where))
+          continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Analyzer::is_dynamic(const VarDecl* v) const {
+  if (!lo_.CPlusPlus) return false;
+  if (v->needsDestruction(ctx_) != QualType::DK_none) return true;
+  const VarDecl* def = v->getDefinition();
+  if (!def) def = v;
+  return def->hasInit() && !def->hasConstantInitialization();
+}
+
+// Why the definition `def` (in the main file) cannot be privatized exactly;
+// none when it can.
+std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const {
+  if (def->hasAttr<AsmLabelAttr>()) return std::string("it has an asm label");
+  if (def->hasAttr<SectionAttr>()) return std::string("it has a section attribute of its own");
+  if (def->isTemplated() || def->getTemplateSpecializationKind() != TSK_Undeclared)
+    return std::string("it belongs to a template");
+  if (def->getType()->isReferenceType()) return std::string("it is a reference (it would keep referring to one object)");
+  if (def->getLocation().isMacroID()) return std::string("its declaration comes from a macro");
+  if (is_dynamic(def)) {
+    if (def->getType()->isArrayType()) return std::string("it is an array with dynamic initialization");
+    std::string type = def->getType().getAsString(ctx_.getPrintingPolicy());
+    if (type.find("(unnamed") != std::string::npos || type.find("(anonymous") != std::string::npos ||
+        type.find("(lambda") != std::string::npos)
+      return std::string("its type has no name to construct it by");
+    if (def->isStaticLocal() && !def->getDeclContext()->isFunctionOrMethod())
+      return std::string("it is a static local outside a function body");
+  }
+  return std::nullopt;
+}
+
+// Private: defined here and privatized. MaybePrivate: declared here, defined
+// elsewhere; privatized when its definition was. Shared: everything else.
+Treatment Analyzer::treatment(const VarDecl* v) {
+  const VarDecl* canon = v->getCanonicalDecl();
+  auto it = treatments_.find(canon);
+  if (it != treatments_.end()) return it->second;
+  Treatment t = Treatment::Shared;
+  if (v->hasGlobalStorage() && !v->getType().isConstant(ctx_) && !v->isConstexpr() && !isa<ParmVarDecl>(v)) {
+    const VarDecl* def = v->getDefinition();
+    if (!def) def = v->getActingDefinition();
+    if (def) {
+      if (in_main(def->getLocation()) && private_index_.count(canon)) t = Treatment::Private;
+    } else if (!sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation())) && v->hasExternalStorage() &&
+               !marked_shared(v)) {
+      t = Treatment::MaybePrivate;
+    }
+  }
+  treatments_[canon] = t;
+  return t;
+}
+
+bool Analyzer::VisitVarDecl(VarDecl* v) {
+  if (!v->hasGlobalStorage() || isa<ParmVarDecl>(v)) return true;
+  if (!in_main(v->getLocation())) return true;
+  // A definition (or a C tentative definition) written in the main file.
+  if (v->isThisDeclarationADefinition() == VarDecl::DeclarationOnly) return true;
+  if (v->getType().isConstant(ctx_) && !is_dynamic(v)) return true;  // constants stay shared
+  if (v->isConstexpr()) return true;
+  candidates_.push_back(v);
+  return true;
+}
+
+// sizeof, alignof, typeof, decltype: the operand is not evaluated (and a
+// rewrite there could change a constant expression). A static initializer
+// must stay constant: it is recomputed per subrank instead (PrivateVar::reinit).
+bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
+  DynTypedNode node = DynTypedNode::create(*e);
+  for (int depth = 0; depth < 64; ++depth) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) return false;
+    const DynTypedNode& p = parents[0];
+    if (const auto* u = p.get<UnaryExprOrTypeTraitExpr>()) {
+      (void)u;
+      return true;
+    }
+    if (p.get<TypeLoc>()) return true;  // typeof(expr), decltype(expr)
+    if (const auto* vd = p.get<VarDecl>()) return vd->hasGlobalStorage();
+    if (p.get<FunctionDecl>() || p.get<TranslationUnitDecl>()) return false;
+    if (const auto* s = p.get<Stmt>(); s && isa<CaseStmt>(s)) return true;
+    node = p;
+  }
+  return false;
+}
+
+std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr* e) {
+  SourceLocation b = e->getBeginLoc(), end = e->getEndLoc();
+  if (b.isMacroID() || end.isMacroID()) {
+    // A name in a macro's argument is written where the macro is used; a
+    // name in a macro's body where the macro is defined.
+    b = sm_.getSpellingLoc(b);
+    end = sm_.getSpellingLoc(end);
+  }
+  if (!sm_.isInMainFile(b) || !sm_.isInMainFile(end)) return std::nullopt;
+  unsigned from = offset(b);
+  unsigned to = offset(Lexer::getLocForEndOfToken(end, 0, sm_, lo_));
+  if (to <= from) return std::nullopt;
+  return std::make_pair(from, to);
+}
+
+void Analyzer::add_use(const Expr* e, const std::string& replacement) {
+  auto range = written_range(e);
+  if (!range) return;
+  PrivateUse u{range->first, range->second, replacement};
+  uses_.emplace(u.begin, u);  // a macro body used many times: once
+}
+
+bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
+  if (!finding_uses_) return true;
+  if (std::optional<std::string> r = replacement_for(e, /*in_initializer=*/false)) add_use(e, *r);
+  return true;
+}
+
+// What `e` becomes; none when it stays. In a static initializer (which must
+// stay constant) the rewrite is for the per-subrank copy of the initializer.
+std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool in_initializer) {
+  const ValueDecl* d = e->getDecl();
+  if (!in_main(e->getLocation())) {
+    if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && treatment(v) == Treatment::Private &&
+                                              !sm_.isInSystemHeader(sm_.getExpansionLoc(e->getLocation())))
+      // Code in a header (an inline function) is not rewritten.
+      warn(e->getLocation(), Diag::UseNotPrivatized, v,
+           "this use is in a header, which tucanacc does not rewrite: it reads the copy shared by all subranks");
+    return std::nullopt;
+  }
+  if (const auto* f = dyn_cast<FunctionDecl>(d)) {
+    // libc's functions with per-rank state.
+    if (!f->getDeclContext()->getRedeclContext()->isTranslationUnit() || !f->getIdentifier() ||
+        !sm_.isInSystemHeader(sm_.getExpansionLoc(f->getLocation())))
+      return std::nullopt;
+    auto it = libc_functions().find(f->getName().str());
+    if (it == libc_functions().end()) return std::nullopt;
+    return it->second;
+  }
+  const auto* v = dyn_cast<VarDecl>(d);
+  if (!v || !v->hasGlobalStorage()) return std::nullopt;
+  if (v->getIdentifier() && v->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+      sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation()))) {
+    auto it = libc_variables().find(v->getName().str());
+    if (it == libc_variables().end()) return std::nullopt;
+    return it->second;
+  }
+  Treatment t = treatment(v);
+  if (t == Treatment::Shared) {
+    const VarDecl* def = v->getDefinition();
+    if (def && !in_main(def->getLocation()) && !sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation())) &&
+        !def->getType().isConstant(ctx_) && !def->isConstexpr())
+      warn(def->getLocation(), Diag::VariableNotPrivatized, v,
+           "it is defined in a header, which tucanacc does not rewrite; define it in a source file (and declare "
+           "it 'extern' in the header)");
+    return std::nullopt;
+  }
+  if (!in_initializer && unevaluated_or_constant_context(e)) return std::nullopt;
+  auto range = written_range(e);
+  if (!range) {
+    warn(e->getLocation(), Diag::UseNotPrivatized, v,
+         "this use comes from a macro defined in a header, which tucanacc does not rewrite");
+    return std::nullopt;
+  }
+  std::string written =
+      sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
+  if (t == Treatment::MaybePrivate) return "TUCANA_PRIV_EXTERN(" + written + ")";
+  const PrivateVar& pv = plan_.vars[private_index_.at(v->getCanonicalDecl())];
+  if (pv.dynamic && pv.decl->isStaticLocal()) {
+    std::string n = pv.decl->getName().str();
+    return "(*(" + n + "__tucana_type *)&TUCANA_PRIV(" + n + "__tucana_storage))";
+  }
+  return "TUCANA_PRIV(" + written + ")";
+}
+
+// The text [from, to) of the main file with the uses inside `init` rewritten.
+std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned to) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const DeclRefExpr*> refs;
+    bool VisitDeclRefExpr(DeclRefExpr* e) { return refs.push_back(e), true; }
+  } finder;
+  finder.TraverseStmt(const_cast<Expr*>(init));
+  std::map<unsigned, std::pair<unsigned, std::string>> edits;  // begin -> (end, text)
+  for (const DeclRefExpr* e : finder.refs) {
+    std::optional<std::string> r = replacement_for(e, /*in_initializer=*/true);
+    auto range = written_range(e);
+    if (!r || !range || range->first < from || range->second > to) continue;
+    edits[range->first] = {range->second, *r};
+  }
+  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  std::string out;
+  unsigned at = from;
+  for (auto& [b, e] : edits) {
+    if (b < at) continue;
+    out += text.substr(at, b - at).str() + e.second;
+    at = e.first;
+  }
+  return out + text.substr(at, to - at).str();
+}
+
+unsigned Analyzer::declarator_end(const VarDecl* v) const {
+  SourceLocation name = sm_.getExpansionLoc(v->getLocation());
+  SourceLocation last = name;
+  if (TypeSourceInfo* tsi = v->getTypeSourceInfo()) {
+    SourceLocation type_end = sm_.getExpansionLoc(tsi->getTypeLoc().getEndLoc());
+    if (type_end.isValid() && sm_.isBeforeInTranslationUnit(last, type_end)) last = type_end;
+  }
+  return offset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
+}
+
+std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v) const {
+  SourceLocation at = sm_.getExpansionLoc(v->getEndLoc());
+  Token tok;
+  if (Lexer::getRawToken(at, tok, sm_, lo_, true)) return std::nullopt;
+  at = tok.getEndLoc();
+  int depth = 0;
+  for (int n = 0; n < 100000 && !Lexer::getRawToken(at, tok, sm_, lo_, /*IgnoreWhiteSpace=*/true); ++n) {
+    if (tok.is(tok::eof)) return std::nullopt;
+    if (tok.isOneOf(tok::l_paren, tok::l_brace, tok::l_square)) ++depth;
+    if (tok.isOneOf(tok::r_paren, tok::r_brace, tok::r_square)) --depth;
+    if (depth < 0) return std::nullopt;
+    if (depth == 0 && tok.is(tok::semi)) return offset(tok.getLocation());
+    at = tok.getEndLoc();
+  }
+  return std::nullopt;
+}
+
+PrivatizationPlan Analyzer::run() {
+  TranslationUnitDecl* tu = ctx_.getTranslationUnitDecl();
+  // Pass 1: the definitions in the main file.
+  TraverseDecl(tu);
+  std::unique_ptr<MangleContext> mangle(ctx_.createMangleContext());
+  for (const VarDecl* v : candidates_) {
+    const VarDecl* canon = v->getCanonicalDecl();
+    if (private_index_.count(canon)) {  // another definition of the same variable (C tentative)
+      continue;
+    }
+    if (marked_shared(v)) continue;
+    if (auto why = cannot_privatize(v)) {
+      warn(v->getLocation(), Diag::VariableNotPrivatized, v, *why);
+      treatments_[canon] = Treatment::Shared;
+      continue;
+    }
+    PrivateVar pv;
+    pv.decl = v;
+    pv.dynamic = is_dynamic(v);
+    pv.declarator_end = declarator_end(v);
+    std::optional<unsigned> semi = declaration_semicolon(v);
+    if (pv.dynamic || v->isStaticLocal()) {
+      // Replaced whole, or followed by code: one declarator, ended by ';'.
+      bool alone = semi && llvm::StringRef(sm_.getBufferData(sm_.getMainFileID()))
+                                   .substr(pv.declarator_end, *semi - pv.declarator_end)
+                                   .find(',') == llvm::StringRef::npos;
+      if (pv.dynamic && !alone) {
+        // (a ',' inside the initializer is taken for another declarator: rare enough to stay simple)
+        warn(v->getLocation(), Diag::VariableNotPrivatized, v,
+             "its declaration declares other variables too, or its initializer has a ','; declare it alone");
+        treatments_[canon] = Treatment::Shared;
+        continue;
+      }
+    }
+    pv.semicolon = semi.value_or(0);
+    if (pv.dynamic) {
+      pv.type_text = v->getType().getAsString(ctx_.getPrintingPolicy());
+      if (!v->isStaticLocal()) {
+        if (v->isExternallyVisible()) {
+          std::string sym;
+          llvm::raw_string_ostream os(sym);
+          if (mangle->shouldMangleDeclName(v))
+            mangle->mangleName(GlobalDecl(v), os);
+          else
+            os << v->getName();
+          pv.symbol = os.str();
+        } else {
+          // Internal linkage: a name no other file can have (the file's
+          // contents and the place in it).
+          pv.symbol = "__tucana_priv_" + llvm::utohexstr(llvm::xxHash64(sm_.getBufferData(sm_.getMainFileID()))) +
+                      "_" + std::to_string(offset(sm_.getExpansionLoc(v->getLocation()))) + "_" + v->getName().str();
+        }
+      }
+    }
+    private_index_[canon] = plan_.vars.size();
+    plan_.vars.push_back(pv);
+  }
+  // Pass 2: the uses (now that the private variables are known).
+  finding_uses_ = true;
+  TraverseDecl(tu);
+  // Static initializers that name privatized variables: recomputed per subrank.
+  for (PrivateVar& pv : plan_.vars) {
+    if (pv.dynamic || !pv.decl->hasInit()) continue;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      Analyzer* self;
+      bool found = false;
+      bool VisitDeclRefExpr(DeclRefExpr* e) {
+        if (const auto* v = dyn_cast<VarDecl>(e->getDecl()))
+          if (v->hasGlobalStorage() && self->treatment(v) != Treatment::Shared) found = true;
+        return true;
+      }
+    } finder;
+    finder.self = this;
+    finder.TraverseStmt(const_cast<Expr*>(pv.decl->getInit()));
+    pv.reinit = finder.found;
+    if (pv.reinit) {
+      SourceRange r = pv.decl->getInit()->getSourceRange();
+      unsigned from = offset(sm_.getExpansionLoc(r.getBegin()));
+      unsigned to = offset(Lexer::getLocForEndOfToken(sm_.getExpansionLoc(r.getEnd()), 0, sm_, lo_));
+      pv.init_text = rewritten_text(pv.decl->getInit(), from, to);
+    }
+  }
+  // Dynamic initializers: the text after the declarator, as the arguments of
+  // a placement new: `(args)`, `{list}`, `(expr)` for `= expr`, or nothing.
+  for (PrivateVar& pv : plan_.vars) {
+    if (!pv.dynamic) continue;
+    unsigned from = pv.declarator_end, to = pv.semicolon;
+    std::string text = pv.decl->hasInit() ? rewritten_text(pv.decl->getInit(), from, to)
+                                          : sm_.getBufferData(sm_.getMainFileID()).substr(from, to - from).str();
+    llvm::StringRef t = llvm::StringRef(text).trim();
+    if (t.consume_front("=")) {
+      t = t.trim();
+      pv.init_text = t.startswith("{") ? t.str() : "(" + t.str() + ")";
+    } else {
+      pv.init_text = t.str();
+    }
+  }
+  // thread_local keywords.
+  for (const PrivateVar& pv : plan_.vars) {
+    if (pv.decl->getTSCSpec() == TSCS_unspecified || pv.dynamic) continue;  // a dynamic one is replaced whole
+    for (const Decl* r : pv.decl->redecls()) {
+      if (!in_main(r->getLocation())) continue;
+      // The keyword is among the tokens before the name.
+      SourceLocation at = sm_.getExpansionLoc(r->getBeginLoc());
+      unsigned stop = offset(sm_.getExpansionLoc(cast<VarDecl>(r)->getLocation()));
+      Token tok;
+      while (offset(at) < stop && !Lexer::getRawToken(at, tok, sm_, lo_, /*IgnoreWhiteSpace=*/true)) {
+        llvm::StringRef text = Lexer::getSpelling(tok, sm_, lo_);
+        if (text == "thread_local" || text == "__thread" || text == "_Thread_local") {
+          plan_.tls_keywords.push_back({offset(tok.getLocation()), offset(tok.getLocation()) + tok.getLength()});
+          break;
+        }
+        at = tok.getEndLoc();
+      }
+    }
+  }
+  for (auto& [off, u] : uses_) plan_.uses.push_back(u);
+  for (const Annotation* a : shared_pragmas_)
+    plan_.shared_pragmas.push_back({offset(sm_.getExpansionLoc(a->hash_loc)), offset(sm_.getExpansionLoc(a->end_loc))});
+  return std::move(plan_);
+}
+
+}  // namespace
+
+PrivatizationPlan analyze_privatization(ASTContext& ctx, const AnnotationList& annotations) {
+  DiagnosticsEngine& diags = ctx.getDiagnostics();
+  // tucanacc runs the translator with -w (the compiler warns about the
+  // program once, later); the translator's own warnings must still show.
+  bool ignoring = diags.getIgnoreAllWarnings();
+  diags.setIgnoreAllWarnings(false);
+  PrivatizationPlan plan = Analyzer(ctx, annotations).run();
+  diags.setIgnoreAllWarnings(ignoring);
+  return plan;
+}
+
+}  // namespace tucana::translate

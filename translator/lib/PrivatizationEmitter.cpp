@@ -1,0 +1,151 @@
+// Emission of privatization: small edits at each definition and each use
+// (see Privatization.h for their forms and docs/privatization.md).
+#include <string>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "tucana/translate/Privatization.h"
+
+namespace tucana::translate {
+
+namespace {
+
+using namespace clang;
+
+class Emitter {
+ public:
+  Emitter(ASTContext& ctx, EditSet& edits)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), edits_(edits) {}
+
+  void variable(const PrivateVar& pv, int index);
+
+ private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  void plain(const PrivateVar& pv, int index);
+  void dynamic_global(const PrivateVar& pv, int index);
+  void dynamic_local(const PrivateVar& pv);
+  // The per-subrank construction of `pv` at address expression `where`.
+  std::string construct(const PrivateVar& pv, const std::string& type, const std::string& where) const;
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const LangOptions& lo_;
+  EditSet& edits_;
+};
+
+void Emitter::variable(const PrivateVar& pv, int index) {
+  if (!pv.dynamic)
+    plain(pv, index);
+  else if (pv.decl->isStaticLocal())
+    dynamic_local(pv);
+  else
+    dynamic_global(pv, index);
+}
+
+// The definition goes into the section; a static initializer that names
+// privatized variables is recomputed per subrank.
+void Emitter::plain(const PrivateVar& pv, int index) {
+  for (const VarDecl* r : pv.decl->redecls()) {
+    if (r->isThisDeclarationADefinition() == VarDecl::DeclarationOnly) continue;
+    if (!sm_.isInMainFile(sm_.getExpansionLoc(r->getLocation()))) continue;
+    unsigned at = r == pv.decl ? pv.declarator_end : 0;
+    if (r != pv.decl) {  // another (tentative) definition of a C variable
+      SourceLocation name = sm_.getExpansionLoc(r->getLocation());
+      at = sm_.getFileOffset(Lexer::getLocForEndOfToken(name, 0, sm_, lo_));
+      if (const TypeSourceInfo* tsi = r->getTypeSourceInfo()) {
+        SourceLocation t = sm_.getExpansionLoc(tsi->getTypeLoc().getEndLoc());
+        if (t.isValid() && sm_.isBeforeInTranslationUnit(name, t))
+          at = sm_.getFileOffset(Lexer::getLocForEndOfToken(t, 0, sm_, lo_));
+      }
+    }
+    edits_.insert(at, 0, " TUCANA_PRIVATE");
+  }
+  if (!pv.reinit || pv.semicolon == 0) return;
+  const std::string n = std::to_string(index);
+  std::string name = pv.decl->getQualifiedNameAsString();
+  if (pv.decl->isStaticLocal()) name = pv.decl->getName().str();
+  std::string copy = "__typeof__(" + name + ") tucana_value = " + pv.init_text +
+                     "; __builtin_memcpy(&TUCANA_PRIV(" + name + "), &tucana_value, sizeof tucana_value);";
+  std::string text;
+  if (pv.decl->isStaticLocal()) {
+    // Before the subrank's first pass here (C initializes statics before main).
+    text = " static char tucana_reinit_done_" + n + " TUCANA_PRIVATE; if (!TUCANA_PRIV(tucana_reinit_done_" + n +
+           ")) { " + copy + " TUCANA_PRIV(tucana_reinit_done_" + n + ") = 1; }";
+  } else {
+    text = " static void tucana_reinit_" + n + "(void) { " + copy +
+           " } __attribute__((constructor)) static void tucana_reinit_register_" + n +
+           "(void) { tucana_priv_add_init(&tucana_reinit_" + n + "); }";
+  }
+  edits_.insert(pv.semicolon + 1, 0, text);
+}
+
+std::string Emitter::construct(const PrivateVar& pv, const std::string& type, const std::string& where) const {
+  std::string s = "void *tucana_p = (void *)" + where + "; ::new (tucana_p) " + type + pv.init_text + ";";
+  if (pv.decl->needsDestruction(ctx_) != QualType::DK_none)
+    s += " tucana_priv_atexit([](void *q) { static_cast<" + type + " *>(q)->~" + type + "(); }, tucana_p);";
+  return s;
+}
+
+// A C++ variable at namespace scope (or a static data member) with dynamic
+// initialization: raw storage under the variable's own linker name,
+// constructed once per subrank; other translation units see no difference.
+void Emitter::dynamic_global(const PrivateVar& pv, int index) {
+  const std::string n = std::to_string(index);
+  const VarDecl* v = pv.decl;
+  std::string type = "tucana_type_" + n;
+  bool member = v->isStaticDataMember();
+  // The name as written at the definition (A::count for a member).
+  unsigned name_begin = offset(v->getQualifierLoc() ? v->getQualifierLoc().getBeginLoc() : v->getLocation());
+  std::string name = sm_.getBufferData(sm_.getMainFileID())
+                         .substr(name_begin, pv.declarator_end - name_begin)
+                         .str();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "/* tucana: '" << v->getQualifiedNameAsString() << "' is constructed once per subrank */ ";
+  os << "using " << type << " = " << pv.type_text << "; ";
+  if (!member) os << "extern " << type << " " << name << " __asm__(\"" << pv.symbol << "\"); ";
+  os << "alignas(" << type << ") unsigned char tucana_storage_" << n << "[sizeof(" << type << ")] __asm__(\""
+     << pv.symbol << "\") TUCANA_PRIVATE";
+  if (!v->isExternallyVisible()) os << " __attribute__((visibility(\"hidden\")))";
+  os << "; static void tucana_init_" << n << "(void) { " << construct(pv, type, "&TUCANA_PRIV(" + name + ")")
+     << " } static const int tucana_registered_" << n << " __attribute__((unused)) = (tucana_priv_add_init(&tucana_init_"
+     << n << "), 0);";
+  os.flush();
+  unsigned begin = offset(v->getBeginLoc());
+  edits_.replace(begin, pv.semicolon + 1 - begin, s);
+}
+
+// A C++ static local with dynamic initialization: per-subrank storage and
+// guard, constructed on the subrank's first pass.
+void Emitter::dynamic_local(const PrivateVar& pv) {
+  const VarDecl* v = pv.decl;
+  std::string n = v->getName().str();
+  std::string type = n + "__tucana_type", storage = n + "__tucana_storage", done = n + "__tucana_done";
+  std::string s = "/* tucana: '" + n + "' is constructed once per subrank */ using " + type + " = " + pv.type_text +
+                  "; alignas(" + type + ") static unsigned char " + storage + "[sizeof(" + type +
+                  ")] TUCANA_PRIVATE; static bool " + done + " TUCANA_PRIVATE; if (!TUCANA_PRIV(" + done + ")) { " +
+                  construct(pv, type, "&TUCANA_PRIV(" + storage + ")") + " TUCANA_PRIV(" + done + ") = true; }";
+  unsigned begin = offset(v->getBeginLoc());
+  edits_.replace(begin, pv.semicolon + 1 - begin, s);
+}
+
+}  // namespace
+
+void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, EditSet& out) {
+  if (plan.empty()) return;
+  Emitter e(ctx, out);
+  for (std::size_t i = 0; i < plan.vars.size(); ++i) e.variable(plan.vars[i], static_cast<int>(i));
+  for (const PrivateUse& u : plan.uses) out.replace(u.begin, u.end - u.begin, u.replacement);
+  for (auto [b, end] : plan.shared_pragmas)
+    out.replace(b, end - b, "/* tucana: shared by the subranks of a process (#pragma tucana shared) */");
+  for (auto [b, end] : plan.tls_keywords) out.replace(b, end - b, "/* tucana: one per subrank, not per thread */");
+  // Before everything (it only needs <stddef.h>, so feature-test macros
+  // defined later in the file still work).
+  out.insert(0, -3, "#include <tucana/privatize.h>\n");
+}
+
+}  // namespace tucana::translate
