@@ -75,6 +75,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool marked_shared(const VarDecl* v) const;
   std::optional<std::string> cannot_privatize(const VarDecl* def) const;
   bool is_dynamic(const VarDecl* v) const;
+  // The type of `v` written so that it means the same at namespace scope;
+  // empty when it cannot be (a local class).
+  std::string hoisted_type(const VarDecl* v) const;
   Treatment treatment(const VarDecl* v);
   bool unevaluated_or_constant_context(const Expr* e);
   // The main-file text range [begin, end) that `e` was written as; none when
@@ -140,6 +143,18 @@ bool Analyzer::is_dynamic(const VarDecl* v) const {
   return def->hasInit() && !def->hasConstantInitialization();
 }
 
+std::string Analyzer::hoisted_type(const VarDecl* v) const {
+  QualType t = v->getType();
+  const Type* base = t->getBaseElementTypeUnsafe();
+  if (const TagDecl* tag = base->getAsTagDecl())
+    if (tag->getParentFunctionOrMethod() || !tag->getIdentifier()) return "";
+  PrintingPolicy policy(lo_);
+  policy.PrintCanonicalTypes = true;
+  policy.FullyQualifiedName = true;
+  policy.SuppressScope = false;
+  return t.getAsString(policy);
+}
+
 // Why the definition `def` (in the main file) cannot be privatized exactly;
 // none when it can.
 std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const {
@@ -149,6 +164,12 @@ std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const 
     return std::string("it belongs to a template");
   if (def->getType()->isReferenceType()) return std::string("it is a reference (it would keep referring to one object)");
   if (def->getLocation().isMacroID()) return std::string("its declaration comes from a macro");
+  if (def->isInline()) return std::string("it is an inline variable (GCC cannot privatize those); define it without 'inline' in one source file");
+  const auto* fn = dyn_cast<FunctionDecl>(def->getDeclContext());
+  if (def->isStaticLocal() && fn && fn->isInlined() && lo_.CPlusPlus) {
+    if (is_dynamic(def)) return std::string("it is a static local with dynamic initialization in an inline function");
+    if (hoisted_type(def).empty()) return std::string("it is a static local of an inline function, of a local type");
+  }
   if (is_dynamic(def)) {
     if (def->getType()->isArrayType()) return std::string("it is an array with dynamic initialization");
     std::string type = def->getType().getAsString(ctx_.getPrintingPolicy());
@@ -293,6 +314,7 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
       sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
   if (t == Treatment::MaybePrivate) return "TUCANA_PRIV_EXTERN(" + written + ")";
   const PrivateVar& pv = plan_.vars[private_index_.at(v->getCanonicalDecl())];
+  if (!pv.hoisted_name.empty()) return "TUCANA_PRIV(" + pv.hoisted_name + ")";
   if (pv.dynamic && pv.decl->isStaticLocal()) {
     std::string n = pv.decl->getName().str();
     return "(*(" + n + "__tucana_type *)&TUCANA_PRIV(" + n + "__tucana_storage))";
@@ -387,6 +409,25 @@ PrivatizationPlan Analyzer::run() {
       }
     }
     pv.semicolon = semi.value_or(0);
+    if (const auto* fn = dyn_cast<FunctionDecl>(v->getDeclContext());
+        v->isStaticLocal() && fn && fn->isInlined() && lo_.CPlusPlus) {
+      if (pv.semicolon == 0 || llvm::StringRef(sm_.getBufferData(sm_.getMainFileID()))
+                                       .substr(pv.declarator_end, pv.semicolon - pv.declarator_end)
+                                       .find(',') != llvm::StringRef::npos) {
+        warn(v->getLocation(), Diag::VariableNotPrivatized, v,
+             "it is a static local of an inline function declared together with other variables; declare it alone");
+        treatments_[canon] = Treatment::Shared;
+        continue;
+      }
+      pv.hoisted_name = "tucana_" + fn->getNameAsString() + "_" + v->getName().str() + "_" +
+                        std::to_string(offset(sm_.getExpansionLoc(v->getLocation())));
+      // Before the outermost declaration that holds the function.
+      const Decl* top = fn;
+      while (!top->getDeclContext()->isTranslationUnit() && !isa<LinkageSpecDecl>(top->getDeclContext()))
+        top = cast<Decl>(top->getDeclContext());
+      pv.hoist_at = offset(sm_.getExpansionLoc(top->getBeginLoc()));
+      pv.type_text = hoisted_type(v);
+    }
     if (pv.dynamic) {
       pv.type_text = v->getType().getAsString(ctx_.getPrintingPolicy());
       if (!v->isStaticLocal()) {

@@ -26,6 +26,7 @@ class Emitter {
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
   void plain(const PrivateVar& pv, int index);
+  void hoist(const PrivateVar& pv);
   void dynamic_global(const PrivateVar& pv, int index);
   void dynamic_local(const PrivateVar& pv);
   // The per-subrank construction of `pv` at address expression `where`.
@@ -38,7 +39,9 @@ class Emitter {
 };
 
 void Emitter::variable(const PrivateVar& pv, int index) {
-  if (!pv.dynamic)
+  if (!pv.hoisted_name.empty())
+    hoist(pv);
+  else if (!pv.dynamic)
     plain(pv, index);
   else if (pv.decl->isStaticLocal())
     dynamic_local(pv);
@@ -81,6 +84,18 @@ void Emitter::plain(const PrivateVar& pv, int index) {
            "(void) { tucana_priv_add_init(&tucana_reinit_" + n + "); }";
   }
   edits_.insert(pv.semicolon + 1, 0, text);
+}
+
+void Emitter::hoist(const PrivateVar& pv) {
+  const VarDecl* v = pv.decl;
+  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  std::string init = text.substr(pv.declarator_end, pv.semicolon - pv.declarator_end).str();
+  std::string name = v->getName().str();
+  edits_.insert(pv.hoist_at, 1,
+                "/* tucana: '" + name + "', a static local of an inline function, per subrank */ static " +
+                    pv.type_text + " " + pv.hoisted_name + " TUCANA_PRIVATE" + init + ";\n");
+  unsigned begin = offset(v->getBeginLoc());
+  edits_.replace(begin, pv.semicolon + 1 - begin, "/* tucana: static '" + name + "' is " + pv.hoisted_name + " */");
 }
 
 std::string Emitter::construct(const PrivateVar& pv, const std::string& type, const std::string& where) const {

@@ -40,6 +40,12 @@ struct PrivateVar {
   // dynamic: what follows `new (p) T` (`(args)`, `{list}` or nothing);
   // reinit: the initializer. Uses of privatized variables in it rewritten.
   std::string init_text;
+  // A static local of an inline function (C++): GCC cannot put it in the
+  // section (it is in a COMDAT group), so it becomes a file-scope variable
+  // `hoisted_name`, defined at offset `hoist_at` (before the function's
+  // outermost declaration), and its declaration in the function disappears.
+  std::string hoisted_name;
+  unsigned hoist_at = 0;
   unsigned declarator_end = 0;  // offset just past the declarator (attributes go there)
   unsigned semicolon = 0;       // offset of the ';' ending the declaration (0: unknown)
 };
