@@ -155,6 +155,15 @@ std::string Analyzer::hoisted_type(const VarDecl* v) const {
   return t.getAsString(policy);
 }
 
+// The definition of `v` in this translation unit, or its C tentative
+// definition (`int x;`); null when it is only declared here.
+static const VarDecl* definition_of(const VarDecl* v) {
+  if (const VarDecl* def = v->getDefinition()) return def;
+  for (const VarDecl* r : v->redecls())
+    if (r->isThisDeclarationADefinition() == VarDecl::TentativeDefinition) return r;
+  return nullptr;
+}
+
 // Why the definition `def` (in the main file) cannot be privatized exactly;
 // none when it can.
 std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const {
@@ -190,8 +199,7 @@ Treatment Analyzer::treatment(const VarDecl* v) {
   if (it != treatments_.end()) return it->second;
   Treatment t = Treatment::Shared;
   if (v->hasGlobalStorage() && !v->getType().isConstant(ctx_) && !v->isConstexpr() && !isa<ParmVarDecl>(v)) {
-    const VarDecl* def = v->getDefinition();
-    if (!def) def = v->getActingDefinition();
+    const VarDecl* def = definition_of(v);
     if (def) {
       if (in_main(def->getLocation()) && private_index_.count(canon)) t = Treatment::Private;
     } else if (!sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation())) && v->hasExternalStorage() &&
@@ -268,7 +276,7 @@ bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
 // stay constant) the rewrite is for the per-subrank copy of the initializer.
 std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool in_initializer) {
   const ValueDecl* d = e->getDecl();
-  if (!in_main(e->getLocation())) {
+  if (!in_main(e->getLocation()) && !e->getLocation().isMacroID()) {
     if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && treatment(v) == Treatment::Private &&
                                               !sm_.isInSystemHeader(sm_.getExpansionLoc(e->getLocation())))
       // Code in a header (an inline function) is not rewritten.
@@ -295,7 +303,7 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
   }
   Treatment t = treatment(v);
   if (t == Treatment::Shared) {
-    const VarDecl* def = v->getDefinition();
+    const VarDecl* def = definition_of(v);
     if (def && !in_main(def->getLocation()) && !sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation())) &&
         !def->getType().isConstant(ctx_) && !def->isConstexpr())
       warn(def->getLocation(), Diag::VariableNotPrivatized, v,
