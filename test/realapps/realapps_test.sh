@@ -4,9 +4,11 @@
 # the same sources built with the system's MPI wrappers and run with mpirun:
 #   LULESH  its CMakeLists.txt, find_package(MPI) with MPI_CXX_COMPILER=tucanacxx;
 #           final origin energy, 8 ranks (2 processes x 4 subranks)
-#   HPCCG   its Makefile with CXX=tucanacxx; final residual, 4 ranks (2 x 2)
-#   CoMD    its Makefile with CC=tucanacc; energies per step, 2 ranks (2 x 1:
-#           CoMD keeps its rank in globals, which subranks of a process share)
+#   HPCCG   its Makefile with CXX=tucanacxx; final residual, 4 and 8 ranks
+#           on 1 and 2 processes
+#   CoMD    its Makefile with CC=tucanacc; energies per step, 4 and 8 ranks on
+#           1 and 2 processes (CoMD keeps its rank and options in globals and
+#           parses argv with getopt: tucanacc privatizes them)
 # The applications live in ../shared/realapps (beside the project); without
 # them the test is skipped (exit 77). They are copied to a scratch directory
 # and never changed.
@@ -74,9 +76,14 @@ if step "HPCCG: make with tucanacxx" make -C "$work/hpccg" CXX="$bin/tucanacxx" 
      USE_MPI=-DUSING_MPI -j 2 &&
    step "HPCCG: plain make" make -C "$work/hpccg-native" CXX="$native_cxx" LINKER="$native_cxx" \
      USE_MPI=-DUSING_MPI -j 2; then
-  (cd "$work/hpccg-native" && "$native_run" -np 4 $oversub ./test_HPCCG 20 20 10) >"$work/hpccg.native" 2>&1
-  (cd "$work/hpccg" && "$bin/tucana-run" -np 2 --vf 2 ./test_HPCCG 20 20 10) >"$work/hpccg.tucana" 2>&1
-  compare "HPCCG 20 20 10, 4 ranks" "Final residual|Number of iterations" "$work/hpccg.native" "$work/hpccg.tucana"
+  for ranks in 4 8; do
+    (cd "$work/hpccg-native" && "$native_run" -np $ranks $oversub ./test_HPCCG 20 20 10) >"$work/hpccg.native" 2>&1
+    for procs in 1 2; do
+      (cd "$work/hpccg" && "$bin/tucana-run" -np $procs --vf $((ranks / procs)) ./test_HPCCG 20 20 10) >"$work/hpccg.tucana" 2>&1
+      compare "HPCCG 20 20 10, $ranks ranks on $procs process(es)" "Final residual|Number of iterations" \
+        "$work/hpccg.native" "$work/hpccg.tucana"
+    done
+  done
 fi
 
 # --- CoMD: its Makefile ---------------------------------------------------------
@@ -86,15 +93,23 @@ cp "$work/comd/src-mpi/Makefile.vanilla" "$work/comd/src-mpi/Makefile"
 cp "$work/comd-native/src-mpi/Makefile.vanilla" "$work/comd-native/src-mpi/Makefile"
 if step "CoMD: make with tucanacc" make -C "$work/comd/src-mpi" CC="$bin/tucanacc" -j 2 &&
    step "CoMD: plain make" make -C "$work/comd-native/src-mpi" CC="$native_cc" -j 2; then
-  args=(-i 2 -j 1 -k 1 -x 10 -y 10 -z 10 -N 20)
-  (cd "$work/comd-native" && "$native_run" -np 2 $oversub bin/CoMD-mpi "${args[@]}") >"$work/comd.native" 2>&1
-  (cd "$work/comd" && "$bin/tucana-run" -np 2 --vf 1 bin/CoMD-mpi "${args[@]}") >"$work/comd.tucana" 2>&1
-  # The step lines without their timing columns.
-  sed -E -n 's/^ +([0-9]+ +[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +[0-9.]+) +[0-9.]+ +([0-9]+)$/\1 \2/p' \
-    "$work/comd.native" >"$work/comd.native.steps"
-  sed -E -n 's/^ +([0-9]+ +[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +[0-9.]+) +[0-9.]+ +([0-9]+)$/\1 \2/p' \
-    "$work/comd.tucana" >"$work/comd.tucana.steps"
-  compare "CoMD 20 steps, 2 ranks" "." "$work/comd.native.steps" "$work/comd.tucana.steps"
+  privatized=$(for o in "$work"/comd/src-mpi/*.o; do objdump -t "$o"; done |
+    awk '$4 == "tucana_priv" && $NF != "tucana_priv" && $NF !~ /^tucana_/' | wc -l)
+  echo "CoMD: $privatized variables privatized"
+  steps() {  # the step lines without their timing columns
+    sed -E -n 's/^ +([0-9]+ +[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +[0-9.]+) +[0-9.]+ +([0-9]+)$/\1 \2/p' "$1"
+  }
+  for grid in "4 2 2 1" "8 2 2 2"; do
+    read -r ranks i j k <<<"$grid"
+    args=(-i $i -j $j -k $k -x 12 -y 12 -z 12 -N 20)
+    (cd "$work/comd-native" && "$native_run" -np $ranks $oversub bin/CoMD-mpi "${args[@]}") >"$work/comd.native" 2>&1
+    steps "$work/comd.native" >"$work/comd.native.steps"
+    for procs in 1 2; do
+      (cd "$work/comd" && "$bin/tucana-run" -np $procs --vf $((ranks / procs)) bin/CoMD-mpi "${args[@]}") >"$work/comd.tucana" 2>&1
+      steps "$work/comd.tucana" >"$work/comd.tucana.steps"
+      compare "CoMD 20 steps, $ranks ranks on $procs process(es)" "." "$work/comd.native.steps" "$work/comd.tucana.steps"
+    done
+  done
 fi
 
 echo "$passes passed, $failures failed"
