@@ -79,6 +79,8 @@ check "shared globals still run" expect_output "ring sum 28 size 8" "$bin/tucana
 check "plain object" bash -c "cc $('$bin/tucanacc' -showme:compile) -c step.c -o step_plain.o && ar rcs libstepplain.a step_plain.o"
 check "plain archive linked" bash -c "'$bin/tucanacc' ring.c -L. -lstepplain -o ring_archive 2>archive.log"
 check "plain archive's globals listed" grep -q "global variable 'calls' (./libstepplain.a) is shared" archive.log
+check "a shared library cannot hold privatized globals" expect_fail_with "step.c has privatized global variables, which a shared library cannot hold" "$bin/tucanacc" -fPIC -shared step.c -o libstep.so
+check "a shared library with --privatize=no" "$bin/tucanacc" --privatize=no --no-global-warnings -fPIC -shared step.c -o libstep.so
 check "plain archive runs" expect_output "ring sum 28 size 8" "$bin/tucana-run" -np 2 --vf 4 ./ring_archive
 check "run under tucana-run" expect_output "ring sum 28 size 8 args 2 hello" "$bin/tucana-run" -np 2 --vf 4 ./ring hello
 check "run directly (one process, one subrank)" expect_output "ring sum 0 size 1" ./ring
