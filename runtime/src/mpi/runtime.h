@@ -13,6 +13,7 @@
 #include "comm/messenger.h"
 #include "comm/transport.h"
 #include "config.h"
+#include "libc/libc_fwd.h"
 #include "mpi/communicator.h"
 #include "mpi/output.h"
 #include "sched/scheduler.h"
@@ -64,6 +65,8 @@ struct Subrank {
   std::int64_t region_since_ns = 0;  // tracing: when the current region began
   char wait_note[256] = {0};
   SubrankOutput output;   // its pending output lines (mpi/output.h)
+  // Its rand(), strtok() and getopt() state (libc/libc_state.h), made on first use.
+  std::unique_ptr<libc::State, libc::StateDeleter> libc;
 };
 
 using UserMain = int (*)(int, char**, char**);
