@@ -29,11 +29,16 @@ __attribute__((section("tucana_priv"))) static int atexit_step;
 
 #define ROUNDS 10
 
-/* errno through a call the compiler cannot see into: glibc declares
- * __errno_location const, so a compiler may keep errno's address across the
- * MPI call, and a subrank may resume on another worker thread
- * (docs/runtime.md, "Global variables"). */
-__attribute__((noipa)) static int *errno_here(void) { return &errno; }
+/* errno's address, computed anew: glibc declares __errno_location const,
+ * so a compiler may keep errno's address across the MPI call, and a subrank
+ * may resume on another worker thread (docs/runtime.md, "Global
+ * variables"); calling it through an opaque pointer makes every call happen
+ * (as the runtime's own switch does). */
+static inline int *errno_here(void) {
+    int *(*location)(void) = __errno_location;
+    __asm__ volatile("" : "+r"(location));
+    return location();
+}
 
 static void priv_init(void) {
     /* Runs on the subrank's fiber before its main: its own copy. */

@@ -124,7 +124,7 @@ using tucana::mpi::Subrank;
 // The running fiber's subrank (Fiber::user: a subrank's own fiber and its
 // helper fibers) has the delta; anything else uses the image. A few loads,
 // no call: translated code calls this once per function activation.
-extern "C" ptrdiff_t tucana_priv_delta(void) {
+extern "C" __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void) {
   const tucana::fiber::Fiber* f = tucana::sched::Scheduler::current_fiber_inline();
   if (!f || !f->user) return 0;
   return static_cast<const Subrank*>(f->user)->priv_delta;
