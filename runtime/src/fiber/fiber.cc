@@ -7,6 +7,7 @@
 #endif
 
 #include <cassert>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,6 +55,7 @@ void Fiber::trampoline(bctx::transfer_t t) {
   Context* self_context = static_cast<detail::SwitchMessage*>(t.data)->to;
   Fiber* self = static_cast<Fiber*>(self_context->owner);
   detail::complete_handoff(t, self_context);
+  errno = 0;  // a fiber starts as a program does (the thread's errno is another context's)
   self->entry_(self->arg_);
   self->finish_now();
 }

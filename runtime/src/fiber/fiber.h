@@ -10,6 +10,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <string>
 
@@ -43,6 +44,8 @@ struct Context {
 // Saves the running context into `from` and resumes `to`, passing `handoff`
 // to the resumed side. Returns when `from` is resumed again. `from` may be
 // null when the running context is never resumed (a finished fiber).
+// errno belongs to the context, not to the thread: `from` finds its own
+// errno again when it resumes, on whichever thread.
 // Inline (see below): Boost.Context's jump leaves with an indirect jump, so
 // every function return after a switch is mispredicted; the fewer frames
 // between a switch and the code that resumes, the faster a switch.
@@ -122,6 +125,16 @@ extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const voi
 #endif
 
 namespace detail {
+// The calling thread's errno. C libraries declare __errno_location const, so
+// a compiler may reuse one call's result after a switch, when the fiber may
+// run on another thread: calling it through an opaque pointer makes every
+// call happen.
+inline int* errno_location() {
+  int* (*location)() = &__errno_location;
+  asm volatile("" : "+r"(location));
+  return location();
+}
+
 // What travels with a switch.
 struct SwitchMessage {
   Context* from;
@@ -151,6 +164,8 @@ inline void complete_handoff(boost::context::detail::transfer_t t, Context* self
 }  // namespace detail
 
 inline void switch_context(Context* from, Context& to, const Handoff& handoff) {
+  // Kept in this frame, on the stack of the context that leaves.
+  const int saved_errno = *detail::errno_location();
   detail::SwitchMessage m{from, &to, &handoff};
   fcontext_t target = to.fctx;
   to.fctx = nullptr;  // consumed: a context can be resumed once per suspension
@@ -159,6 +174,7 @@ inline void switch_context(Context* from, Context& to, const Handoff& handoff) {
 #endif
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(target, &m);
   detail::complete_handoff(t, from);
+  *detail::errno_location() = saved_errno;
 }
 
 

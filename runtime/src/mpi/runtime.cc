@@ -99,6 +99,7 @@ void Runtime::exit_called(int status) {
                  me->world, status, status);
     rt->abort(status);
   }
+  me->priv_atexit.run_all();  // (an exit() in one of them comes back here)
   flush_subrank_output(me);
   me->exit_code = status;
   me->finished = true;
@@ -109,7 +110,9 @@ void Runtime::exit_called(int status) {
 void Runtime::subrank_entry(void* arg) {
   auto* s = static_cast<Subrank*>(arg);
   Runtime& rt = get();
+  run_private_inits();
   s->exit_code = rt.main_(static_cast<int>(s->args.size()), s->argv.data(), rt.envp_);
+  s->priv_atexit.run_all();
   flush_subrank_output(s);
   s->finished = true;
   if (!s->finalized) rt.subrank_finalized(s);
@@ -169,6 +172,12 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->local = i;
     s->worker = rt.layout.worker_of_local(i);
     s->handles.init(s->world, rt.layout.total);
+    // Copied now, before any subrank runs: every copy starts from the image
+    // as the program's static initialization left it.
+    if (!make_private_copy(&s->priv_delta)) {
+      std::fprintf(stderr, "tucana: error: no memory for subrank %d's copy of the privatized variables\n", s->world);
+      rt.transport.abort(1);
+    }
     s->args.assign(argv, argv + argc);
     for (auto& a : s->args) s->argv.push_back(a.data());
     s->argv.push_back(nullptr);

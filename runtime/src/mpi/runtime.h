@@ -16,6 +16,7 @@
 #include "libc/libc_fwd.h"
 #include "mpi/communicator.h"
 #include "mpi/output.h"
+#include "mpi/privatize.h"
 #include "sched/scheduler.h"
 
 namespace tucana::regions {
@@ -39,6 +40,10 @@ struct BlockedIn {
 };
 
 struct Subrank {
+  // Its copy of the privatized variables: the distance from their image
+  // (tucana_priv_delta), and its tucana_priv_atexit calls (mpi/privatize.h).
+  std::ptrdiff_t priv_delta = 0;
+  AtexitList priv_atexit;
   int world = 0;   // rank in MPI_COMM_WORLD
   int local = 0;   // index within this process
   int worker = 0;
@@ -114,7 +119,9 @@ class Runtime {
   // that subrank as returning `status` from main would, and never returns;
   // a non-zero status before MPI_Finalize ends the whole job with that
   // status (as mpirun does when a rank exits non-zero). Returns only when the
-  // caller is not a subrank (then the process itself exits).
+  // caller is not a subrank (then the process itself exits). A subrank
+  // that ends runs its tucana_priv_atexit calls first (not when the job
+  // ends).
   static void exit_called(int status);
 
  private:

@@ -10,9 +10,8 @@ namespace tucana::sched {
 
 using fiber::Fiber;
 
-namespace {
-thread_local Worker* t_worker = nullptr;
-}
+__thread Worker* detail::t_worker = nullptr;
+using detail::t_worker;
 
 // Not inlined, so that no caller keeps a thread-local address across a switch.
 __attribute__((noinline)) Worker* Scheduler::current_worker() { return t_worker; }

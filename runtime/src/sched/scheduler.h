@@ -20,6 +20,13 @@
 
 namespace tucana::sched {
 
+namespace detail {
+// The worker running the calling thread (scheduler.cc). __thread rather than
+// thread_local: reading it from another file is a plain TLS load, without
+// the call that a C++ thread_local's possible dynamic initializer asks for.
+extern __thread Worker* t_worker;
+}  // namespace detail
+
 struct SchedulerConfig {
   int workers = 1;
   std::size_t stack_size = 8u << 20;
@@ -79,6 +86,14 @@ class Scheduler {
   static Worker* current_worker();
   // The fiber running on the calling thread, or null.
   static fiber::Fiber* current_fiber();
+  // current_fiber(), inline, for hot paths. Contract: the caller does not
+  // switch before it uses the result (a fiber may resume on another thread,
+  // and a compiler may keep a thread-local address across a call; callers
+  // that switch use current_fiber(), which is opaque).
+  static fiber::Fiber* current_fiber_inline() {
+    Worker* w = detail::t_worker;
+    return w ? w->current() : nullptr;
+  }
   // Contract: called by a running fiber.
   static void yield() { current_worker()->yield(); }
   static void park() { current_worker()->park(); }

@@ -1,0 +1,54 @@
+// The runtime side of tucana/privatize.h: each subrank's copy of the image of
+// the program's privatized variables (the ELF section `tucana_priv`), the
+// per-subrank initializers and the per-subrank destructor calls.
+// (tucana_priv_delta and tucana_priv_atexit are in privatize.cc.)
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace tucana::mpi {
+
+// A subrank's distance from the image to its copy is a multiple of this, so
+// every privatized variable keeps its alignment (up to 2 MiB) in every copy.
+constexpr std::size_t kPrivateCopyAlign = std::size_t{2} << 20;
+
+// Copies [begin, end) into a new block at a distance that is a multiple of
+// kPrivateCopyAlign and sets *delta to the distance (copy - begin); sets 0
+// and makes no block for an empty range. Returns false when there is no
+// memory for the block. The block is never freed (privatize.cc says why).
+// Contract: begin <= end, both null or both in one mapped range.
+bool copy_private_image(const char* begin, const char* end, std::ptrdiff_t* delta);
+
+// A copy of the program's own image [__start_tucana_priv, __stop_tucana_priv)
+// (copy_private_image); *delta = 0 when the program has no privatized
+// variable.
+bool make_private_copy(std::ptrdiff_t* delta);
+
+// Runs every initializer registered with tucana_priv_add_init, in the order
+// of registration. Contract: on the subrank's own fiber (its delta in
+// effect), before its main.
+void run_private_inits();
+
+// Destructor calls registered by one subrank (tucana_priv_atexit).
+class AtexitList {
+ public:
+  using Fn = void (*)(void*);
+  // Any thread: a helper fiber of the subrank may run on another worker.
+  // Contract: fn is not null.
+  void push(Fn fn, void* arg);
+  // Makes and removes the calls, the latest first; a call registered by one
+  // of them meanwhile runs next (as with __cxa_atexit). Contract: on the
+  // subrank's own fiber. Reentrant: exit() inside a call goes on with the
+  // calls left.
+  void run_all();
+  bool empty();
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<Fn, void*>> calls_;
+};
+
+}  // namespace tucana::mpi
