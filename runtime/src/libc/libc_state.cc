@@ -37,7 +37,6 @@ std::int32_t RandomState::next() {
   return result;
 }
 
-void StateDeleter::operator()(State* state) const { delete state; }
 
 State& current_state() {
   mpi::Subrank* s = mpi::current_subrank();
