@@ -76,7 +76,8 @@ check "constants not listed" bash -c "! grep -q table shared.log"
 check "shared globals still run" expect_output "ring sum 28 size 8" "$bin/tucana-run" -np 2 --vf 4 ./ring_shared
 # An object or static library compiled without tucanacc: its globals are
 # named at the link, with the archive they come from.
-check "plain object" bash -c "cc $('$bin/tucanacc' -showme:compile) -c step.c -o step_plain.o && ar rcs libstepplain.a step_plain.o"
+plain_flags=$("$bin/tucanacc" -showme:compile)
+check "plain object" bash -c "cc $plain_flags -c step.c -o step_plain.o && ar rcs libstepplain.a step_plain.o"
 check "plain archive linked" bash -c "'$bin/tucanacc' ring.c -L. -lstepplain -o ring_archive 2>archive.log"
 check "plain archive's globals listed" grep -q "global variable 'calls' (./libstepplain.a) is shared" archive.log
 check "a shared library cannot hold privatized globals" expect_fail_with "step.c has privatized global variables, which a shared library cannot hold" "$bin/tucanacc" -fPIC -shared step.c -o libstep.so
