@@ -7,7 +7,6 @@
 #endif
 
 #include <cassert>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,8 +53,9 @@ void Fiber::trampoline(bctx::transfer_t t) {
   // The first switch to a fiber names it as the target.
   Context* self_context = static_cast<detail::SwitchMessage*>(t.data)->to;
   Fiber* self = static_cast<Fiber*>(self_context->owner);
-  detail::complete_handoff(t, self_context);
-  errno = 0;  // a fiber starts as a program does (the thread's errno is another context's)
+  // A fiber starts with errno 0, as a program does (the thread's errno is
+  // the switching context's).
+  *detail::complete_handoff(t, self_context) = 0;
   self->entry_(self->arg_);
   self->finish_now();
 }

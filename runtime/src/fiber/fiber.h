@@ -10,7 +10,6 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <atomic>
-#include <cerrno>
 #include <cstddef>
 #include <string>
 
@@ -45,11 +44,12 @@ struct Context {
 // to the resumed side. Returns when `from` is resumed again. `from` may be
 // null when the running context is never resumed (a finished fiber).
 // errno belongs to the context, not to the thread: `from` finds its own
-// errno again when it resumes, on whichever thread.
+// errno again when it resumes, on whichever thread. `thread_errno` is the
+// calling thread's errno (&errno, taken on that thread).
 // Inline (see below): Boost.Context's jump leaves with an indirect jump, so
 // every function return after a switch is mispredicted; the fewer frames
 // between a switch and the code that resumes, the faster a switch.
-inline void switch_context(Context* from, Context& to, const Handoff& handoff);
+inline void switch_context(Context* from, Context& to, const Handoff& handoff, int* thread_errno);
 
 class Fiber {
  public:
@@ -125,27 +125,27 @@ extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const voi
 #endif
 
 namespace detail {
-// The calling thread's errno. C libraries declare __errno_location const, so
-// a compiler may reuse one call's result after a switch, when the fiber may
-// run on another thread: calling it through an opaque pointer makes every
-// call happen.
-inline int* errno_location() {
-  int* (*location)() = &__errno_location;
-  asm volatile("" : "+r"(location));
-  return location();
-}
-
 // What travels with a switch.
 struct SwitchMessage {
   Context* from;
   Context* to;
   const Handoff* handoff;
+  // The errno of the thread that switches, where the resumed context puts
+  // its own back. (Handed over rather than read after the switch: that
+  // means a call of __errno_location, which C libraries declare const, so
+  // compilers may keep its result across a switch, when the thread may
+  // change.)
+  int* thread_errno;
 };
 
 // Runs on the resumed side (`self`) right after a switch: saves the context
-// that was left and performs the handoff's action.
-inline void complete_handoff(boost::context::detail::transfer_t t, Context* self) {
+// that was left and performs the handoff's action. Returns the errno of the
+// thread that now runs `self`.
+inline int* complete_handoff(boost::context::detail::transfer_t t, Context* self) {
   auto* m = static_cast<SwitchMessage*>(t.data);
+  // Read before the action: it may let the left context run again (on
+  // another worker), which reuses the frame that holds `m`.
+  int* thread_errno = m->thread_errno;
 #ifdef TUCANA_ASAN
   const void* bottom = nullptr;
   std::size_t size = 0;
@@ -160,22 +160,21 @@ inline void complete_handoff(boost::context::detail::transfer_t t, Context* self
   if (m->from) m->from->fctx = t.fctx;
   const Handoff* h = m->handoff;
   if (h->action) h->action(h->left, h->arg);
+  return thread_errno;
 }
 }  // namespace detail
 
-inline void switch_context(Context* from, Context& to, const Handoff& handoff) {
+inline void switch_context(Context* from, Context& to, const Handoff& handoff, int* thread_errno) {
   // Kept in this frame, on the stack of the context that leaves.
-  const int saved_errno = *detail::errno_location();
-  detail::SwitchMessage m{from, &to, &handoff};
+  const int saved_errno = *thread_errno;
+  detail::SwitchMessage m{from, &to, &handoff, thread_errno};
   fcontext_t target = to.fctx;
   to.fctx = nullptr;  // consumed: a context can be resumed once per suspension
 #ifdef TUCANA_ASAN
   __sanitizer_start_switch_fiber(from ? &from->asan_fake_stack : nullptr, to.stack_bottom, to.stack_size);
 #endif
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(target, &m);
-  detail::complete_handoff(t, from);
-  *detail::errno_location() = saved_errno;
+  *detail::complete_handoff(t, from) = saved_errno;
 }
-
 
 }  // namespace tucana::fiber

@@ -1,6 +1,7 @@
 #include "sched/worker.h"
 
 #include <cassert>
+#include <cerrno>
 #include <chrono>
 #include <thread>
 
@@ -178,6 +179,7 @@ void Worker::trace_switch_slow() {
 }
 
 void Worker::run() {
+  errno_ = &errno;  // (the loop never leaves this thread)
   fiber::install_overflow_handler();
   unsigned idle_rounds = 0;
   bool idle_open = false;  // tracing: an idle span has begun
@@ -194,7 +196,7 @@ void Worker::run() {
       }
       idle_rounds = 0;
       current_ = f;
-      fiber::switch_context(&loop_context_, f->context(), Handoff{});
+      fiber::switch_context(&loop_context_, f->context(), Handoff{}, errno_);
       continue;
     }
     if (!idle_open && trace::enabled()) {

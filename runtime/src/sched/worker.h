@@ -144,6 +144,7 @@ class Worker {
   Scheduler& scheduler_;
   const int index_;
   fiber::Context loop_context_;
+  int* errno_ = nullptr;  // its thread's errno (set by run(), on that thread)
   fiber::Fiber* current_ = nullptr;
   std::unique_ptr<ReadyPolicy> ready_;  // guarded by ReadyLock
   PriorityPolicy* priority_;            // ready_, when it is the PriorityPolicy
@@ -177,10 +178,10 @@ inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handof
   fiber::Context* from = self ? &self->context() : nullptr;
   if (next) {
     current_ = next;
-    fiber::switch_context(from, next->context(), handoff);
+    fiber::switch_context(from, next->context(), handoff, errno_);
   } else {
     current_ = nullptr;
-    fiber::switch_context(from, loop_context_, handoff);
+    fiber::switch_context(from, loop_context_, handoff, errno_);
   }
 }
 
@@ -192,7 +193,8 @@ inline void Worker::yield() {
   if (!next) return;  // nobody else to run: keep going
   trace_switch();
   current_ = next;
-  fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this});
+  fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this},
+                        errno_);
 }
 
 inline void Worker::park() {
