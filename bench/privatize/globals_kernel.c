@@ -9,7 +9,8 @@
  *   accessor: a small non-inlined function that reads and writes globals,
  *             called once per element (the worst case: every call asks the
  *             runtime for the subrank's copy).
- * usage: globals_kernel [N] [SWEEPS]; prints the slowest subrank's times. */
+ * usage: globals_kernel [N] [SWEEPS]; prints the slowest subrank's times.
+ * Privatized, each subrank checks its own counters. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +53,14 @@ int main(int argc, char **argv) {
   double mine[2] = {t1 - t0, t2 - t1}, slowest[2];
   MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   long expect = (long)sweeps * (n - 2);
+#ifndef SHARED_GLOBALS /* shared (--privatize=no), the subranks add to one counter */
   if (updates != expect || calls != (long)sweeps * n) {
     fprintf(stderr, "rank %d: wrong counts %ld %ld\n", rank, updates, calls);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+#else
+  (void)expect;
+#endif
   if (rank == 0) printf("loop %.4f s accessor %.4f s (check %.6e)\n", slowest[0], slowest[1], acc + grid[n / 2]);
   MPI_Finalize();
   return 0;

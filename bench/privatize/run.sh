@@ -17,7 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$build/bin/tucanacc" -O2 "$here/globals_kernel.c" -o "$work/private"
-"$build/bin/tucanacc" -O2 --privatize=no --no-global-warnings "$here/globals_kernel.c" -o "$work/shared"
+"$build/bin/tucanacc" -O2 --privatize=no --no-global-warnings -DSHARED_GLOBALS "$here/globals_kernel.c" -o "$work/shared"
 for ((r = 0; r < runs; r++)); do
   for v in private shared; do
     "$build/bin/tucana-run" -np 1 --vf "$subranks" "$work/$v" "$n" "$sweeps" | awk -v v=$v '/^loop/ { print v, $2, $5 }'

@@ -70,6 +70,15 @@ T twice(T v) {
   return v + v + static_cast<T>(app::hits * 0);
 }
 
+// Outside function bodies (a default argument, a default member
+// initializer) the call form is used: no statement expression may stand there.
+// CHECK: {{^}}int with_default(int v = TUCANA_PRIV_CALL(my_rank)) { return v; }
+int with_default(int v = my_rank) { return v; }
+struct Defaults {
+  // CHECK: {{^}}  int seen = TUCANA_PRIV_CALL(my_rank);
+  int seen = my_rank;
+};
+
 int calls_to_local() {
   // CHECK: /* tucana: 'local' is constructed once per subrank */ using local__tucana_type = Counted;
   static Counted local(10);
@@ -104,6 +113,7 @@ int check(int rank) {
   errors += r.bump_local() != rank + 1;
   errors += lambda() != 201 + rank;
   errors += twice(rank) != 2 * rank;
+  errors += with_default() != rank || Defaults().seen != rank;
   for (int i = 1; i <= 3; ++i) {
     errors += calls_to_local() != i;
     MPI_Barrier(MPI_COMM_WORLD);

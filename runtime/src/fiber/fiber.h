@@ -83,6 +83,10 @@ class Fiber {
   // is first made ready); a ready queue reads it when the fiber is queued.
   int priority = 0;
   bool transient = false;  // pooled and reused when it finishes (Scheduler::spawn_transient)
+  // Where its owner's privatized globals are, relative to their image
+  // (tucana/privatize.h): the worker running it publishes this in the
+  // thread's tucana_priv_current_delta. 0: the image itself.
+  std::ptrdiff_t globals_delta = 0;
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry
   // function and then the exit hook, which must switch away for good.

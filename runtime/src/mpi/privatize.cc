@@ -121,13 +121,14 @@ bool AtexitList::empty() {
 
 using tucana::mpi::Subrank;
 
-// The running fiber's subrank (Fiber::user: a subrank's own fiber and its
-// helper fibers) has the delta; anything else uses the image. A few loads,
-// no call: translated code calls this once per function activation.
+// The running fiber's subrank (a subrank's own fiber and its helper
+// fibers) has the delta; anything else uses the image. Translated code on
+// x86-64 reads tucana_priv_current_delta itself (tucana/privatize.h); this
+// is the portable way, and the debugger's.
 extern "C" __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void) {
-  const tucana::fiber::Fiber* f = tucana::sched::Scheduler::current_fiber_inline();
-  if (!f || !f->user) return 0;
-  return static_cast<const Subrank*>(f->user)->priv_delta;
+  // The worker publishes the running fiber's Fiber::globals_delta (its
+  // subrank's priv_delta, or its owner's for a helper fiber).
+  return tucana_priv_current_delta;
 }
 
 extern "C" void tucana_priv_add_init(void (*init)(void)) {

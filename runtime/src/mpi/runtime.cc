@@ -184,6 +184,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->fiber = rt.scheduler->spawn(s->worker, &Runtime::subrank_entry, s.get(),
                                    "subrank " + std::to_string(s->world));
     s->fiber->user = s.get();
+    s->fiber->globals_delta = s->priv_delta;  // (no worker runs yet: Scheduler::run below)
     s->fiber->trace_id = s->world;
     rt.subranks.push_back(std::move(s));
   }

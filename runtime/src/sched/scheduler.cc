@@ -11,6 +11,9 @@ namespace tucana::sched {
 using fiber::Fiber;
 
 __thread Worker* detail::t_worker = nullptr;
+extern "C" {
+__attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta = 0;
+}
 using detail::t_worker;
 
 // Not inlined, so that no caller keeps a thread-local address across a switch.
@@ -86,6 +89,9 @@ void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack
   }
   f->home = w;
   f->user = user;
+  // A helper of the running fiber's owner sees the owner's globals.
+  Fiber* spawner = w->current();
+  f->globals_delta = spawner && spawner->user == user ? spawner->globals_delta : 0;
   f->trace_id = trace_id;
   f->priority = 0;
   live_.fetch_add(1);

@@ -195,7 +195,7 @@ void Worker::run() {
         running_since_ns_ = now;
       }
       idle_rounds = 0;
-      current_ = f;
+      set_current(f);
       fiber::switch_context(&loop_context_, f->context(), Handoff{}, errno_);
       continue;
     }

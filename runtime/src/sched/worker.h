@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -10,6 +11,12 @@
 #include "fiber/fiber.h"
 #include "sched/policy.h"
 #include "trace/trace.h"
+
+// The running fiber's Fiber::globals_delta, per worker thread (0 outside
+// fibers): translated code reads it for the running subrank's copy of a
+// privatized global (tucana/privatize.h, which reads it with one
+// %fs-relative load: initial-exec, defined in the executable).
+extern "C" __thread std::ptrdiff_t tucana_priv_current_delta;
 
 namespace tucana::sched {
 
@@ -146,6 +153,11 @@ class Worker {
   fiber::Context loop_context_;
   int* errno_ = nullptr;  // its thread's errno (set by run(), on that thread)
   fiber::Fiber* current_ = nullptr;
+  // current_ = f, and the thread's view of f's privatized globals.
+  void set_current(fiber::Fiber* f) {
+    current_ = f;
+    tucana_priv_current_delta = f ? f->globals_delta : 0;
+  }
   std::unique_ptr<ReadyPolicy> ready_;  // guarded by ReadyLock
   PriorityPolicy* priority_;            // ready_, when it is the PriorityPolicy
   std::atomic<bool> ready_lock_{false};
@@ -177,10 +189,10 @@ inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handof
   trace_switch();
   fiber::Context* from = self ? &self->context() : nullptr;
   if (next) {
-    current_ = next;
+    set_current(next);
     fiber::switch_context(from, next->context(), handoff, errno_);
   } else {
-    current_ = nullptr;
+    set_current(nullptr);
     fiber::switch_context(from, loop_context_, handoff, errno_);
   }
 }
@@ -192,7 +204,7 @@ inline void Worker::yield() {
   fiber::Fiber* next = pop_ready();
   if (!next) return;  // nobody else to run: keep going
   trace_switch();
-  current_ = next;
+  set_current(next);
   fiber::switch_context(&self->context(), next->context(), fiber::Handoff{&requeue_action, self, this},
                         errno_);
 }
