@@ -32,8 +32,8 @@ __attribute__((section("tucana_priv"))) static int atexit_step;
 /* errno's address, computed anew: glibc declares __errno_location const,
  * so a compiler may keep errno's address across the MPI call, and a subrank
  * may resume on another worker thread (docs/runtime.md, "Global
- * variables"); calling it through an opaque pointer makes every call happen
- * (as the runtime's own switch does). */
+ * variables"); calling it through an opaque pointer makes every call
+ * happen. */
 static inline int *errno_here(void) {
     int *(*location)(void) = __errno_location;
     __asm__ volatile("" : "+r"(location));
