@@ -70,12 +70,11 @@ T twice(T v) {
   return v + v + static_cast<T>(app::hits * 0);
 }
 
-// Outside function bodies (a default argument, a default member
-// initializer) the call form is used: no statement expression may stand there.
-// CHECK: {{^}}int with_default(int v = TUCANA_PRIV_CALL(my_rank)) { return v; }
+// Outside function bodies too: a default argument, a default member initializer.
+// CHECK: {{^}}int with_default(int v = TUCANA_PRIV(my_rank)) { return v; }
 int with_default(int v = my_rank) { return v; }
 struct Defaults {
-  // CHECK: {{^}}  int seen = TUCANA_PRIV_CALL(my_rank);
+  // CHECK: {{^}}  int seen = TUCANA_PRIV(my_rank);
   int seen = my_rank;
 };
 

@@ -80,9 +80,6 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::string hoisted_type(const VarDecl* v) const;
   Treatment treatment(const VarDecl* v);
   bool unevaluated_or_constant_context(const Expr* e);
-  // Outside any function body (a default argument, a default member
-  // initializer): no statement expression there.
-  bool outside_function_body(const Expr* e);
   // The main-file text range [begin, end) that `e` was written as; none when
   // it is spelled in a macro defined outside the main file.
   std::optional<std::pair<unsigned, unsigned>> written_range(const Expr* e);
@@ -247,20 +244,6 @@ bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
   return false;
 }
 
-bool Analyzer::outside_function_body(const Expr* e) {
-  DynTypedNode node = DynTypedNode::create(*e);
-  for (int depth = 0; depth < 64; ++depth) {
-    auto parents = ctx_.getParents(node);
-    if (parents.empty()) return false;
-    const DynTypedNode& p = parents[0];
-    if (p.get<ParmVarDecl>() || p.get<FieldDecl>()) return true;
-    if (p.get<FunctionDecl>() || p.get<TranslationUnitDecl>()) return false;
-    if (const auto* s = p.get<Stmt>(); s && isa<CompoundStmt>(s)) return false;
-    node = p;
-  }
-  return false;
-}
-
 std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr* e) {
   SourceLocation b = e->getBeginLoc(), end = e->getEndLoc();
   if (b.isMacroID() || end.isMacroID()) {
@@ -344,7 +327,6 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
     std::string n = pv.decl->getName().str();
     return "(*(" + n + "__tucana_type *)&TUCANA_PRIV(" + n + "__tucana_storage))";
   }
-  if (!in_initializer && outside_function_body(e)) return "TUCANA_PRIV_CALL(" + written + ")";
   return "TUCANA_PRIV(" + written + ")";
 }
 

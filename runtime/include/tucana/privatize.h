@@ -35,48 +35,16 @@ struct option; /* <getopt.h> */
  * what makes `const` right (the compiler may keep it for a whole function). */
 __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void);
 
-/* tucana_priv_delta() without a call. The runtime's worker threads keep the
- * running subrank's delta in the thread-local tucana_priv_current_delta
- * (initial-exec, in the executable); one %fs-relative load reads it. The
- * asm is not volatile: the compiler may reuse the value within a function,
- * which is right for the reason tucana_priv_delta is `const`; and each
- * executed load reads the thread that runs it, so a subrank that moved to
- * another worker still finds its own delta (a C read of a thread-local may
- * reuse the address of the old worker's copy). Elsewhere: the call. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(TUCANA_PRIV_NO_INLINE_DELTA)
-/* A statement expression, not an inline function: a debugger stopped in
- * the program's code stays in the program's scope. */
-#define TUCANA_PRIV_DELTA()                                                        \
-  __extension__({                                                                  \
-    ptrdiff_t tucana_delta_;                                                       \
-    __asm__("movq %%fs:tucana_priv_current_delta@tpoff, %0" : "=r"(tucana_delta_)); \
-    tucana_delta_;                                                                 \
-  })
-#else
-#define TUCANA_PRIV_DELTA() tucana_priv_delta()
-#endif
-
-/* The linker's bounds of the image; null when the program has none. */
-extern char __start_tucana_priv[] __attribute__((weak, visibility("hidden")));
-extern char __stop_tucana_priv[] __attribute__((weak, visibility("hidden")));
+/* The running subrank's copy of `image`, a variable declared but not
+ * defined in the calling translation unit: it is privatized when its
+ * definition was (compiled by tucanacc), which only its address tells (in
+ * the image or not). `const` for the reason tucana_priv_delta is. */
+__attribute__((const, nothrow)) void *tucana_priv_extern(const volatile void *image);
 
 /* The running subrank's copy of privatized variable `x` (an lvalue of x's
  * type): defined in this translation unit, or declared only (EXTERN). */
-#define TUCANA_PRIV(x) (*(__typeof__(x) *)((char *)&(x) + TUCANA_PRIV_DELTA()))
-/* The same where a statement expression may not stand (a default argument,
- * a default member initializer): through the call. */
-#define TUCANA_PRIV_CALL(x) (*(__typeof__(x) *)((char *)&(x) + tucana_priv_delta()))
-/* EXTERN: `x` is declared but not defined in this translation unit; it is
- * privatized when its definition was (compiled by tucanacc), which only its
- * address tells: in the image or not. */
-#define TUCANA_PRIV_EXTERN(x)                                                                   \
-  (*__extension__({                                                                             \
-    __typeof__(x) *tucana_image_ = (__typeof__(x) *)&(x);                                       \
-    __UINTPTR_TYPE__ tucana_at_ = (__UINTPTR_TYPE__)tucana_image_;                              \
-    tucana_at_ >= (__UINTPTR_TYPE__)__start_tucana_priv && tucana_at_ < (__UINTPTR_TYPE__)__stop_tucana_priv \
-        ? (__typeof__(x) *)((char *)tucana_image_ + TUCANA_PRIV_DELTA())                         \
-        : tucana_image_;                                                                        \
-  }))
+#define TUCANA_PRIV(x) (*(__typeof__(x) *)((char *)&(x) + tucana_priv_delta()))
+#define TUCANA_PRIV_EXTERN(x) (*(__typeof__(x) *)tucana_priv_extern(&(x)))
 
 /* Registers a per-subrank initializer of one translation unit (C++ dynamic
  * initialization): each subrank runs every registered initializer, in the

@@ -131,6 +131,15 @@ extern "C" __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void) {
   return tucana_priv_current_delta;
 }
 
+extern "C" __attribute__((const, nothrow)) void* tucana_priv_extern(const volatile void* image) {
+  auto at = reinterpret_cast<std::uintptr_t>(image);
+  char* p = const_cast<char*>(reinterpret_cast<const volatile char*>(image));
+  if (at >= reinterpret_cast<std::uintptr_t>(__start_tucana_priv) &&
+      at < reinterpret_cast<std::uintptr_t>(__stop_tucana_priv))
+    return p + tucana_priv_current_delta;
+  return p;
+}
+
 extern "C" void tucana_priv_add_init(void (*init)(void)) {
   assert(init && "tucana_priv_add_init: an initializer");
   assert(!tucana::mpi::g_inits_ran.load(std::memory_order_relaxed) &&

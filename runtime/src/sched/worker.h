@@ -16,7 +16,7 @@
 // fibers): translated code reads it for the running subrank's copy of a
 // privatized global (tucana/privatize.h, which reads it with one
 // %fs-relative load: initial-exec, defined in the executable).
-extern "C" __thread std::ptrdiff_t tucana_priv_current_delta;
+extern "C" __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta;
 
 namespace tucana::sched {
 
