@@ -1,5 +1,6 @@
 // libc state that MPI programs keep per rank is per subrank: getopt's
-// optind/optarg/optopt and its parsing position, rand/srand, strtok. Each
+// optind/optarg/optopt and its parsing position, rand/srand, strtok, errno
+// (through a call, never an address kept across a switch). Each
 // subrank parses its own argv, draws from its own random sequence and
 // walks its own tokens, giving the others a chance to run between calls.
 //
@@ -11,11 +12,13 @@
 // RUN: %tucana-run -np 2 --workers 2 --vf 8 %t.exe -vn 5 --name=abc extra -q | FileCheck %s --check-prefix=OUT
 
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void yield(void) { MPI_Barrier(MPI_COMM_WORLD); }
 
@@ -75,17 +78,26 @@ static int tokens(int rank) {
   return errors + (k != 3);
 }
 
+// errno after a failed call, read through the runtime.
+static int error_number(void) {
+  // CHECK: {{^ *}}(*tucana_priv_errno()) = 0;
+  errno = 0;
+  if (close(-1) == 0) return 1;
+  // CHECK: {{^ *}}return (*tucana_priv_errno()) != EBADF;
+  return errno != EBADF;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int e1 = parse(argc, argv), e2 = draw(rank), e3 = tokens(rank);
+  int e1 = parse(argc, argv), e2 = draw(rank), e3 = tokens(rank) + error_number();
   int mine[3] = {e1, e2, e3}, all[3];
   MPI_Reduce(mine, all, 3, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf("libc: %d subranks, getopt errors %d, rand errors %d, strtok errors %d\n", size, all[0], all[1], all[2]);
+  if (rank == 0) printf("libc: %d subranks, getopt errors %d, rand errors %d, strtok/errno errors %d\n", size, all[0], all[1], all[2]);
   MPI_Finalize();
   return 0;
 }
 
-// OUT: libc: {{[0-9]+}} subranks, getopt errors 0, rand errors 0, strtok errors 0
+// OUT: libc: {{[0-9]+}} subranks, getopt errors 0, rand errors 0, strtok/errno errors 0

@@ -84,6 +84,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   // it is spelled in a macro defined outside the main file.
   std::optional<std::pair<unsigned, unsigned>> written_range(const Expr* e);
   void add_use(const Expr* e, const std::string& replacement);
+  // `errno` (libc's macro for (*__errno_location())) written in the main
+  // file becomes (*tucana_priv_errno()): a compiler may keep the address
+  // __errno_location returned across a blocking call, after which the
+  // subrank may run on another worker thread.
+  void errno_use(const DeclRefExpr* e);
   std::optional<std::string> replacement_for(const DeclRefExpr* e, bool in_initializer);
   std::string rewritten_text(const Expr* init, unsigned from, unsigned to);
   // Offset just past `v`'s declarator (its name and the array or function
@@ -259,6 +264,18 @@ std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr*
   return std::make_pair(from, to);
 }
 
+void Analyzer::errno_use(const DeclRefExpr* e) {
+  SourceLocation loc = e->getLocation();
+  if (!loc.isMacroID()) return;
+  // Where the `errno` macro was invoked: written in the main file (in code,
+  // a macro's argument or a macro's body defined there).
+  SourceLocation at = sm_.getSpellingLoc(sm_.getImmediateExpansionRange(loc).getBegin());
+  if (!sm_.isInMainFile(at)) return;
+  unsigned from = offset(at);
+  if (sm_.getBufferData(sm_.getMainFileID()).substr(from, 5) != "errno") return;
+  uses_.emplace(from, PrivateUse{from, from + 5, "(*tucana_priv_errno())"});
+}
+
 void Analyzer::add_use(const Expr* e, const std::string& replacement) {
   auto range = written_range(e);
   if (!range) return;
@@ -285,6 +302,10 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
     return std::nullopt;
   }
   if (const auto* f = dyn_cast<FunctionDecl>(d)) {
+    if (f->getIdentifier() && f->getName() == "__errno_location") {
+      errno_use(e);
+      return std::nullopt;
+    }
     // libc's functions with per-rank state.
     if (!f->getDeclContext()->getRedeclContext()->isTranslationUnit() || !f->getIdentifier() ||
         !sm_.isInSystemHeader(sm_.getExpansionLoc(f->getLocation())))

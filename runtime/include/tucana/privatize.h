@@ -61,10 +61,14 @@ void tucana_priv_add_init(void (*init)(void));
 void tucana_priv_atexit(void (*fn)(void *), void *arg);
 
 /* libc state that MPI programs keep per rank, one copy per subrank. The
- * translator rewrites calls and uses of the libc names (getopt's optind,
+ * translator rewrites calls and uses of the libc names (errno, getopt's optind,
  * optarg, opterr and optopt; rand, srand, random, srandom, strtok, getopt,
  * getopt_long, getopt_long_only) into these; the results are the same as
  * libc's for the same sequence of calls in one program. */
+/* The calling thread's errno, through a call no compiler keeps across
+ * another call: a subrank's errno follows it from worker to worker, but an
+ * address of errno kept across a blocking call would be the old worker's. */
+int *tucana_priv_errno(void);
 int *tucana_priv_optind(void);
 char **tucana_priv_optarg(void);
 int *tucana_priv_opterr(void);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
@@ -139,6 +140,8 @@ extern "C" __attribute__((const, nothrow)) void* tucana_priv_extern(const volati
     return p + tucana_priv_current_delta;
   return p;
 }
+
+extern "C" int* tucana_priv_errno(void) { return &errno; }
 
 extern "C" void tucana_priv_add_init(void (*init)(void)) {
   assert(init && "tucana_priv_add_init: an initializer");
