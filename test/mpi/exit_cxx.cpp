@@ -1,6 +1,6 @@
 // A C++ program that ends with std::exit(0) after MPI_Finalize while a
-// static object with a destructor is alive: the destructor runs once per
-// process, on a normal stack, after every subrank has ended.
+// static object with a destructor is alive: the object is privatized, so
+// its destructor runs once per subrank, as once per rank under mpirun.
 #include <mpi.h>
 
 #include <cstdio>

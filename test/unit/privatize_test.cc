@@ -204,6 +204,7 @@ TEST_P(PrivateDeltaTest, EachSubranksFibersSeeItsCopyOnAnyWorker) {
         }
       });
       turns.fibers[static_cast<std::size_t>(me)]->user = s;  // as Runtime::run and spawn_transient do
+      turns.fibers[static_cast<std::size_t>(me)]->globals_delta = s->priv_delta;
     }
     copy_of(g_priv_counter, s->priv_delta) = 1000 * i;
   }
