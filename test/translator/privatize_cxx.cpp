@@ -113,6 +113,11 @@ int check(int rank) {
   errors += lambda() != 201 + rank;
   errors += twice(rank) != 2 * rank;
   errors += with_default() != rank || Defaults().seen != rank;
+  // A static local of a lambda (its operator() is inline).
+  auto count_calls = [] { static int lambda_calls = 0; return ++lambda_calls; };
+  for (int i = 0; i <= rank; ++i) count_calls();
+  MPI_Barrier(MPI_COMM_WORLD);
+  errors += count_calls() != rank + 2;
   for (int i = 1; i <= 3; ++i) {
     errors += calls_to_local() != i;
     MPI_Barrier(MPI_COMM_WORLD);

@@ -448,7 +448,10 @@ PrivatizationPlan Analyzer::run() {
         treatments_[canon] = Treatment::Shared;
         continue;
       }
-      pv.hoisted_name = "tucana_" + fn->getNameAsString() + "_" + v->getName().str() + "_" +
+      std::string fn_name = fn->getNameAsString();  // "operator()" for a lambda: made an identifier
+      for (char& c : fn_name)
+        if (!llvm::isAlnum(c) && c != '_') c = '_';
+      pv.hoisted_name = "tucana_" + fn_name + "_" + v->getName().str() + "_" +
                         std::to_string(offset(sm_.getExpansionLoc(v->getLocation())));
       // Before the outermost declaration that holds the function.
       const Decl* top = fn;
