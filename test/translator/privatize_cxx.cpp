@@ -42,6 +42,9 @@ Counted first(100);
 // The order of construction is the order of definition: `second` sees `first`.
 Counted second(first.value + 1);
 static std::vector<int> history;
+// A ',' inside the initializer is not another declarator.
+// CHECK: ::new (tucana_p) tucana_type_{{[0-9]+}}(3, 7);
+std::vector<int> filled(3, 7);
 namespace app {
 std::string label = "app";
 int hits;
@@ -105,6 +108,9 @@ int check(int rank) {
   errors += constructed != 3;  // first, second, Registry::special (then local, below)
   errors += first.value != 100 || second.value != 101;
   errors += history.size() != 2 || history[0] != rank || history[1] != rank;
+  filled[0] = rank;
+  MPI_Barrier(MPI_COMM_WORLD);
+  errors += filled.size() != 3 || filled[0] != rank || filled[2] != 7;
   errors += app::label != "app" + std::to_string(rank);
   errors += app::hits != rank || app::hidden_hits != rank;
   errors += Registry::count != rank || Registry::special.value != rank || Registry::inline_member != rank;

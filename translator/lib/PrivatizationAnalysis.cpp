@@ -68,7 +68,10 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool in_main(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
   std::string name_of(const VarDecl* v) const { return v->getQualifiedNameAsString(); }
   void warn(SourceLocation loc, Diag id, const VarDecl* v, const std::string& why) {
+    // Once per variable and reason, and once per place (a template and its
+    // instantiations are one place).
     if (!warned_.insert({v->getCanonicalDecl(), why}).second) return;
+    if (!warned_at_.insert({loc.getRawEncoding(), why}).second) return;
     report(diags_, loc, id) << name_of(v) << why;
   }
 
@@ -94,8 +97,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   // Offset just past `v`'s declarator (its name and the array or function
   // parts after it): where an attribute goes.
   unsigned declarator_end(const VarDecl* v) const;
-  // Offset of the ';' that ends the declaration of `v` (at nesting depth 0).
-  std::optional<unsigned> declaration_semicolon(const VarDecl* v) const;
+  // Offset of the ';' that ends the declaration of `v` (at nesting depth 0);
+  // *more = whether other declarators follow v's (a ',' at depth 0).
+  std::optional<unsigned> declaration_semicolon(const VarDecl* v, bool* more = nullptr) const;
+  // v is the only declarator of its declaration.
+  bool declared_alone(const VarDecl* v) const;
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -106,8 +112,10 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::map<const VarDecl*, Treatment> treatments_;  // by canonical declaration
   std::map<const VarDecl*, std::size_t> private_index_;
   std::set<std::pair<const VarDecl*, std::string>> warned_;
+  std::set<std::pair<unsigned, std::string>> warned_at_;
   std::map<unsigned, PrivateUse> uses_;  // by offset
   bool finding_uses_ = false;  // pass 2
+  std::map<unsigned, int> declaration_begins_;  // variables of the main file by where their declaration begins
   PrivatizationPlan plan_;
 };
 
@@ -217,6 +225,9 @@ Treatment Analyzer::treatment(const VarDecl* v) {
 }
 
 bool Analyzer::VisitVarDecl(VarDecl* v) {
+  if (finding_uses_) return true;
+  if (!isa<ParmVarDecl>(v) && in_main(v->getLocation()))
+    ++declaration_begins_[offset(sm_.getExpansionLoc(v->getBeginLoc()))];
   if (!v->hasGlobalStorage() || isa<ParmVarDecl>(v)) return true;
   if (!in_main(v->getLocation())) return true;
   // A definition (or a C tentative definition) written in the main file.
@@ -386,7 +397,8 @@ unsigned Analyzer::declarator_end(const VarDecl* v) const {
   return offset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
 }
 
-std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v) const {
+std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v, bool* more) const {
+  if (more) *more = false;
   SourceLocation at = sm_.getExpansionLoc(v->getEndLoc());
   Token tok;
   if (Lexer::getRawToken(at, tok, sm_, lo_, true)) return std::nullopt;
@@ -398,9 +410,17 @@ std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v) const 
     if (tok.isOneOf(tok::r_paren, tok::r_brace, tok::r_square)) --depth;
     if (depth < 0) return std::nullopt;
     if (depth == 0 && tok.is(tok::semi)) return offset(tok.getLocation());
+    if (depth == 0 && tok.is(tok::comma) && more) *more = true;
     at = tok.getEndLoc();
   }
   return std::nullopt;
+}
+
+bool Analyzer::declared_alone(const VarDecl* v) const {
+  bool more = false;
+  if (!declaration_semicolon(v, &more) || more) return false;
+  auto it = declaration_begins_.find(offset(sm_.getExpansionLoc(v->getBeginLoc())));
+  return it == declaration_begins_.end() || it->second == 1;  // no declarator before it
 }
 
 PrivatizationPlan Analyzer::run() {
@@ -424,25 +444,16 @@ PrivatizationPlan Analyzer::run() {
     pv.dynamic = is_dynamic(v);
     pv.declarator_end = declarator_end(v);
     std::optional<unsigned> semi = declaration_semicolon(v);
-    if (pv.dynamic || v->isStaticLocal()) {
-      // Replaced whole, or followed by code: one declarator, ended by ';'.
-      bool alone = semi && llvm::StringRef(sm_.getBufferData(sm_.getMainFileID()))
-                                   .substr(pv.declarator_end, *semi - pv.declarator_end)
-                                   .find(',') == llvm::StringRef::npos;
-      if (pv.dynamic && !alone) {
-        // (a ',' inside the initializer is taken for another declarator: rare enough to stay simple)
-        warn(v->getLocation(), Diag::VariableNotPrivatized, v,
-             "its declaration declares other variables too, or its initializer has a ','; declare it alone");
-        treatments_[canon] = Treatment::Shared;
-        continue;
-      }
+    if (pv.dynamic && !declared_alone(v)) {  // replaced whole
+      warn(v->getLocation(), Diag::VariableNotPrivatized, v,
+           "its declaration declares other variables too; declare it alone");
+      treatments_[canon] = Treatment::Shared;
+      continue;
     }
     pv.semicolon = semi.value_or(0);
     if (const auto* fn = dyn_cast<FunctionDecl>(v->getDeclContext());
         v->isStaticLocal() && fn && fn->isInlined() && lo_.CPlusPlus) {
-      if (pv.semicolon == 0 || llvm::StringRef(sm_.getBufferData(sm_.getMainFileID()))
-                                       .substr(pv.declarator_end, pv.semicolon - pv.declarator_end)
-                                       .find(',') != llvm::StringRef::npos) {
+      if (pv.semicolon == 0 || !declared_alone(v)) {
         warn(v->getLocation(), Diag::VariableNotPrivatized, v,
              "it is a static local of an inline function declared together with other variables; declare it alone");
         treatments_[canon] = Treatment::Shared;
