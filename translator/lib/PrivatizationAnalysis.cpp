@@ -86,22 +86,27 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   // The main-file text range [begin, end) that `e` was written as; none when
   // it is spelled in a macro defined outside the main file.
   std::optional<std::pair<unsigned, unsigned>> written_range(const Expr* e);
-  void add_use(const Expr* e, const std::string& replacement);
+  // The use `e` written as `replacement` (none when it is spelled in a
+  // macro defined outside the main file).
+  std::optional<PrivateUse> use_at(const Expr* e, std::string replacement);
   // `errno` (libc's macro for (*__errno_location())) written in the main
   // file becomes (*tucana_priv_errno()): a compiler may keep the address
   // __errno_location returned across a blocking call, after which the
   // subrank may run on another worker thread.
-  void errno_use(const DeclRefExpr* e);
-  std::optional<std::string> replacement_for(const DeclRefExpr* e, bool in_initializer);
-  std::string rewritten_text(const Expr* init, unsigned from, unsigned to);
+  std::optional<PrivateUse> errno_use(const DeclRefExpr* e);
+  // What the use `e` becomes; none when it stays.
+  std::optional<PrivateUse> use_of(const DeclRefExpr* e, bool in_initializer);
+  // The text [from, to) with the uses inside `init` rewritten; *names_private
+  // tells whether one of them was a privatized variable.
+  std::string rewritten_text(const Expr* init, unsigned from, unsigned to, bool* names_private = nullptr);
   // Offset just past `v`'s declarator (its name and the array or function
   // parts after it): where an attribute goes.
   unsigned declarator_end(const VarDecl* v) const;
   // Offset of the ';' that ends the declaration of `v` (at nesting depth 0);
   // *more = whether other declarators follow v's (a ',' at depth 0).
   std::optional<unsigned> declaration_semicolon(const VarDecl* v, bool* more = nullptr) const;
-  // v is the only declarator of its declaration.
-  bool declared_alone(const VarDecl* v) const;
+  // No other declarator of its declaration comes before v's.
+  bool first_declarator(const VarDecl* v) const;
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -247,10 +252,7 @@ bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
     auto parents = ctx_.getParents(node);
     if (parents.empty()) return false;
     const DynTypedNode& p = parents[0];
-    if (const auto* u = p.get<UnaryExprOrTypeTraitExpr>()) {
-      (void)u;
-      return true;
-    }
+    if (p.get<UnaryExprOrTypeTraitExpr>()) return true;
     if (p.get<TypeLoc>()) return true;  // typeof(expr), decltype(expr)
     if (const auto* vd = p.get<VarDecl>()) return vd->hasGlobalStorage();
     if (p.get<FunctionDecl>() || p.get<TranslationUnitDecl>()) return false;
@@ -275,34 +277,34 @@ std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr*
   return std::make_pair(from, to);
 }
 
-void Analyzer::errno_use(const DeclRefExpr* e) {
+std::optional<PrivateUse> Analyzer::errno_use(const DeclRefExpr* e) {
   SourceLocation loc = e->getLocation();
-  if (!loc.isMacroID()) return;
+  if (!loc.isMacroID()) return std::nullopt;
   // Where the `errno` macro was invoked: written in the main file (in code,
   // a macro's argument or a macro's body defined there).
   SourceLocation at = sm_.getSpellingLoc(sm_.getImmediateExpansionRange(loc).getBegin());
-  if (!sm_.isInMainFile(at)) return;
+  if (!sm_.isInMainFile(at)) return std::nullopt;
   unsigned from = offset(at);
-  if (sm_.getBufferData(sm_.getMainFileID()).substr(from, 5) != "errno") return;
-  uses_.emplace(from, PrivateUse{from, from + 5, "(*tucana_priv_errno())"});
+  if (sm_.getBufferData(sm_.getMainFileID()).substr(from, 5) != "errno") return std::nullopt;
+  return PrivateUse{from, from + 5, "(*tucana_priv_errno())"};
 }
 
-void Analyzer::add_use(const Expr* e, const std::string& replacement) {
+std::optional<PrivateUse> Analyzer::use_at(const Expr* e, std::string replacement) {
   auto range = written_range(e);
-  if (!range) return;
-  PrivateUse u{range->first, range->second, replacement};
-  uses_.emplace(u.begin, u);  // a macro body used many times: once
+  if (!range) return std::nullopt;
+  return PrivateUse{range->first, range->second, std::move(replacement)};
 }
 
 bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
   if (!finding_uses_) return true;
-  if (std::optional<std::string> r = replacement_for(e, /*in_initializer=*/false)) add_use(e, *r);
+  if (std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/false))
+    uses_.emplace(u->begin, *u);  // a macro body used many times: once
   return true;
 }
 
-// What `e` becomes; none when it stays. In a static initializer (which must
-// stay constant) the rewrite is for the per-subrank copy of the initializer.
-std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool in_initializer) {
+// In a static initializer (which must stay constant) the rewrite is for the
+// per-subrank copy of the initializer.
+std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initializer) {
   const ValueDecl* d = e->getDecl();
   if (!in_main(e->getLocation()) && !e->getLocation().isMacroID()) {
     if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && treatment(v) == Treatment::Private &&
@@ -313,17 +315,14 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
     return std::nullopt;
   }
   if (const auto* f = dyn_cast<FunctionDecl>(d)) {
-    if (f->getIdentifier() && f->getName() == "__errno_location") {
-      errno_use(e);
-      return std::nullopt;
-    }
+    if (f->getIdentifier() && f->getName() == "__errno_location") return errno_use(e);
     // libc's functions with per-rank state.
     if (!f->getDeclContext()->getRedeclContext()->isTranslationUnit() || !f->getIdentifier() ||
         !sm_.isInSystemHeader(sm_.getExpansionLoc(f->getLocation())))
       return std::nullopt;
     auto it = libc_functions().find(f->getName().str());
     if (it == libc_functions().end()) return std::nullopt;
-    return it->second;
+    return use_at(e, it->second);
   }
   const auto* v = dyn_cast<VarDecl>(d);
   if (!v || !v->hasGlobalStorage()) return std::nullopt;
@@ -331,7 +330,7 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
       sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation()))) {
     auto it = libc_variables().find(v->getName().str());
     if (it == libc_variables().end()) return std::nullopt;
-    return it->second;
+    return use_at(e, it->second);
   }
   Treatment t = treatment(v);
   if (t == Treatment::Shared) {
@@ -352,37 +351,44 @@ std::optional<std::string> Analyzer::replacement_for(const DeclRefExpr* e, bool 
   }
   std::string written =
       sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
-  if (t == Treatment::MaybePrivate) return "TUCANA_PRIV_EXTERN(" + written + ")";
-  const PrivateVar& pv = plan_.vars[private_index_.at(v->getCanonicalDecl())];
-  if (!pv.hoisted_name.empty()) return "TUCANA_PRIV(" + pv.hoisted_name + ")";
-  if (pv.dynamic && pv.decl->isStaticLocal()) {
-    std::string n = pv.decl->getName().str();
-    return "(*(" + n + "__tucana_type *)&TUCANA_PRIV(" + n + "__tucana_storage))";
+  PrivateUse use{range->first, range->second, "TUCANA_PRIV(" + written + ")"};
+  if (t == Treatment::MaybePrivate) {
+    use.replacement = "TUCANA_PRIV_EXTERN(" + written + ")";
+    return use;
   }
-  return "TUCANA_PRIV(" + written + ")";
+  const PrivateVar& pv = plan_.vars[private_index_.at(v->getCanonicalDecl())];
+  if (!pv.hoisted_name.empty()) {
+    use.replacement = "TUCANA_PRIV(" + pv.hoisted_name + ")";
+  } else if (pv.dynamic && pv.decl->isStaticLocal()) {
+    std::string n = pv.decl->getName().str();
+    use.replacement = "(*(" + n + "__tucana_type *)&TUCANA_PRIV(" + n + "__tucana_storage))";
+  }
+  return use;
 }
 
 // The text [from, to) of the main file with the uses inside `init` rewritten.
-std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned to) {
+std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned to, bool* names_private) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const DeclRefExpr*> refs;
     bool VisitDeclRefExpr(DeclRefExpr* e) { return refs.push_back(e), true; }
   } finder;
   finder.TraverseStmt(const_cast<Expr*>(init));
-  std::map<unsigned, std::pair<unsigned, std::string>> edits;  // begin -> (end, text)
+  if (names_private) *names_private = false;
+  std::map<unsigned, PrivateUse> edits;  // by offset
   for (const DeclRefExpr* e : finder.refs) {
-    std::optional<std::string> r = replacement_for(e, /*in_initializer=*/true);
-    auto range = written_range(e);
-    if (!r || !range || range->first < from || range->second > to) continue;
-    edits[range->first] = {range->second, *r};
+    std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/true);
+    if (!u || u->begin < from || u->end > to) continue;
+    edits.emplace(u->begin, *u);
+    if (const auto* v = dyn_cast<VarDecl>(e->getDecl()); names_private && v && treatment(v) != Treatment::Shared)
+      *names_private = true;
   }
   llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
   std::string out;
   unsigned at = from;
-  for (auto& [b, e] : edits) {
+  for (auto& [b, u] : edits) {
     if (b < at) continue;
-    out += text.substr(at, b - at).str() + e.second;
-    at = e.first;
+    out += text.substr(at, b - at).str() + u.replacement;
+    at = u.end;
   }
   return out + text.substr(at, to - at).str();
 }
@@ -416,11 +422,9 @@ std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v, bool* 
   return std::nullopt;
 }
 
-bool Analyzer::declared_alone(const VarDecl* v) const {
-  bool more = false;
-  if (!declaration_semicolon(v, &more) || more) return false;
+bool Analyzer::first_declarator(const VarDecl* v) const {
   auto it = declaration_begins_.find(offset(sm_.getExpansionLoc(v->getBeginLoc())));
-  return it == declaration_begins_.end() || it->second == 1;  // no declarator before it
+  return it == declaration_begins_.end() || it->second == 1;
 }
 
 PrivatizationPlan Analyzer::run() {
@@ -443,8 +447,13 @@ PrivatizationPlan Analyzer::run() {
     pv.decl = v;
     pv.dynamic = is_dynamic(v);
     pv.declarator_end = declarator_end(v);
-    std::optional<unsigned> semi = declaration_semicolon(v);
-    if (pv.dynamic && !declared_alone(v)) {  // replaced whole
+    for (const VarDecl* r : v->redecls())  // C allows several (tentative) definitions
+      if (r->isThisDeclarationADefinition() != VarDecl::DeclarationOnly && in_main(r->getLocation()))
+        pv.definition_ends.push_back(r == v ? pv.declarator_end : declarator_end(r));
+    bool more = false;
+    std::optional<unsigned> semi = declaration_semicolon(v, &more);
+    bool alone = semi && !more && first_declarator(v);  // the only declarator of its declaration
+    if (pv.dynamic && !alone) {  // replaced whole
       warn(v->getLocation(), Diag::VariableNotPrivatized, v,
            "its declaration declares other variables too; declare it alone");
       treatments_[canon] = Treatment::Shared;
@@ -453,7 +462,7 @@ PrivatizationPlan Analyzer::run() {
     pv.semicolon = semi.value_or(0);
     if (const auto* fn = dyn_cast<FunctionDecl>(v->getDeclContext());
         v->isStaticLocal() && fn && fn->isInlined() && lo_.CPlusPlus) {
-      if (pv.semicolon == 0 || !declared_alone(v)) {
+      if (!alone) {
         warn(v->getLocation(), Diag::VariableNotPrivatized, v,
              "it is a static local of an inline function declared together with other variables; declare it alone");
         treatments_[canon] = Treatment::Shared;
@@ -499,24 +508,11 @@ PrivatizationPlan Analyzer::run() {
   // Static initializers that name privatized variables: recomputed per subrank.
   for (PrivateVar& pv : plan_.vars) {
     if (pv.dynamic || !pv.decl->hasInit()) continue;
-    struct Finder : RecursiveASTVisitor<Finder> {
-      Analyzer* self;
-      bool found = false;
-      bool VisitDeclRefExpr(DeclRefExpr* e) {
-        if (const auto* v = dyn_cast<VarDecl>(e->getDecl()))
-          if (v->hasGlobalStorage() && self->treatment(v) != Treatment::Shared) found = true;
-        return true;
-      }
-    } finder;
-    finder.self = this;
-    finder.TraverseStmt(const_cast<Expr*>(pv.decl->getInit()));
-    pv.reinit = finder.found;
-    if (pv.reinit) {
-      SourceRange r = pv.decl->getInit()->getSourceRange();
-      unsigned from = offset(sm_.getExpansionLoc(r.getBegin()));
-      unsigned to = offset(Lexer::getLocForEndOfToken(sm_.getExpansionLoc(r.getEnd()), 0, sm_, lo_));
-      pv.init_text = rewritten_text(pv.decl->getInit(), from, to);
-    }
+    SourceRange r = pv.decl->getInit()->getSourceRange();
+    unsigned from = offset(sm_.getExpansionLoc(r.getBegin()));
+    unsigned to = offset(Lexer::getLocForEndOfToken(sm_.getExpansionLoc(r.getEnd()), 0, sm_, lo_));
+    std::string text = rewritten_text(pv.decl->getInit(), from, to, &pv.reinit);
+    if (pv.reinit) pv.init_text = std::move(text);
   }
   // Dynamic initializers: the text after the declarator, as the arguments of
   // a placement new: `(args)`, `{list}`, `(expr)` for `= expr`, or nothing.

@@ -4,9 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/translate/Privatization.h"
 
@@ -19,7 +17,7 @@ using namespace clang;
 class Emitter {
  public:
   Emitter(ASTContext& ctx, EditSet& edits)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), edits_(edits) {}
+      : ctx_(ctx), sm_(ctx.getSourceManager()), edits_(edits) {}
 
   void variable(const PrivateVar& pv, int index);
 
@@ -34,7 +32,6 @@ class Emitter {
 
   ASTContext& ctx_;
   SourceManager& sm_;
-  const LangOptions& lo_;
   EditSet& edits_;
 };
 
@@ -52,21 +49,7 @@ void Emitter::variable(const PrivateVar& pv, int index) {
 // The definition goes into the section; a static initializer that names
 // privatized variables is recomputed per subrank.
 void Emitter::plain(const PrivateVar& pv, int index) {
-  for (const VarDecl* r : pv.decl->redecls()) {
-    if (r->isThisDeclarationADefinition() == VarDecl::DeclarationOnly) continue;
-    if (!sm_.isInMainFile(sm_.getExpansionLoc(r->getLocation()))) continue;
-    unsigned at = r == pv.decl ? pv.declarator_end : 0;
-    if (r != pv.decl) {  // another (tentative) definition of a C variable
-      SourceLocation name = sm_.getExpansionLoc(r->getLocation());
-      at = sm_.getFileOffset(Lexer::getLocForEndOfToken(name, 0, sm_, lo_));
-      if (const TypeSourceInfo* tsi = r->getTypeSourceInfo()) {
-        SourceLocation t = sm_.getExpansionLoc(tsi->getTypeLoc().getEndLoc());
-        if (t.isValid() && sm_.isBeforeInTranslationUnit(name, t))
-          at = sm_.getFileOffset(Lexer::getLocForEndOfToken(t, 0, sm_, lo_));
-      }
-    }
-    edits_.insert(at, 0, " TUCANA_PRIVATE");
-  }
+  for (unsigned at : pv.definition_ends) edits_.insert(at, 0, " TUCANA_PRIVATE");
   if (!pv.reinit || pv.semicolon == 0) return;
   const std::string n = std::to_string(index);
   std::string name = pv.decl->getQualifiedNameAsString();

@@ -47,6 +47,8 @@ struct PrivateVar {
   std::string hoisted_name;
   unsigned hoist_at = 0;
   unsigned declarator_end = 0;  // offset just past the declarator (attributes go there)
+  // declarator_end of each definition in the main file (C: tentative ones too).
+  std::vector<unsigned> definition_ends;
   unsigned semicolon = 0;       // offset of the ';' ending the declaration (0: unknown)
 };
 
