@@ -12,10 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "fiber/fiber.h"
 #include "sched/scheduler.h"
 
 namespace tucana::test {
+
+// The name of a test instance parameterized by its number of workers.
+inline std::string workers_name(const ::testing::TestParamInfo<int>& info) {
+  return "Workers" + std::to_string(info.param);
+}
 
 class Harness {
  public:

@@ -36,6 +36,7 @@ using tucana::mpi::kPrivateCopyAlign;
 using tucana::mpi::make_private_copy;
 using tucana::sched::Scheduler;
 using tucana::test::Harness;
+using tucana::test::workers_name;
 
 template <class T>
 T& copy_of(T& x, std::ptrdiff_t delta) {
@@ -167,10 +168,7 @@ TEST(PrivateDelta, ZeroOutsideSubranks) {
 }
 
 class PrivateDeltaTest : public ::testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Priv, PrivateDeltaTest, ::testing::Values(1, 2, 4),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return "Workers" + std::to_string(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Priv, PrivateDeltaTest, ::testing::Values(1, 2, 4), workers_name);
 
 // Fibers of four subranks (each with its own copy) and a helper fiber of
 // each, parking and yielding so that they move between workers: each always
@@ -302,10 +300,7 @@ TEST(PrivateAtexit, OutsideSubranksTheyRunAtTheProcesssExit) {
 // ------------------------------------------------------------------- errno --
 
 class FiberErrnoTest : public ::testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Priv, FiberErrnoTest, ::testing::Values(1, 2, 4),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return "Workers" + std::to_string(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Priv, FiberErrnoTest, ::testing::Values(1, 2, 4), workers_name);
 
 // Each fiber keeps its own errno across switches, on whichever worker it
 // resumes; a new fiber starts with errno 0.

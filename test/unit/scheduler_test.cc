@@ -21,6 +21,7 @@ namespace {
 using tucana::fiber::Fiber;
 using tucana::sched::Scheduler;
 using tucana::test::Harness;
+using tucana::test::workers_name;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
@@ -32,10 +33,6 @@ class SchedulerTest : public ::testing::TestWithParam<int> {
   int workers() const { return GetParam(); }
   int last_worker() const { return GetParam() - 1; }
 };
-
-std::string workers_name(const ::testing::TestParamInfo<int>& info) {
-  return "Workers" + std::to_string(info.param);
-}
 
 INSTANTIATE_TEST_SUITE_P(Sched, SchedulerTest, ::testing::Values(1, 2, 4), workers_name);
 

@@ -32,6 +32,7 @@ using tucana::fiber::Fiber;
 using tucana::sched::Scheduler;
 using tucana::sched::SchedulerConfig;
 using tucana::test::Harness;
+using tucana::test::workers_name;
 
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
@@ -81,10 +82,6 @@ class StackTest : public ::testing::TestWithParam<int> {
  protected:
   int workers() const { return GetParam(); }
 };
-
-std::string workers_name(const ::testing::TestParamInfo<int>& info) {
-  return "Workers" + std::to_string(info.param);
-}
 
 INSTANTIATE_TEST_SUITE_P(Sched, StackTest, ::testing::Values(1, 2, 4), workers_name);
 
