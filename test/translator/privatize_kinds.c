@@ -130,9 +130,11 @@ int main(int argc, char **argv) {
   int errors = check(rank, MPI_COMM_WORLD);
   // Shared: every subrank of a process adds to one counter.
   MPI_Barrier(MPI_COMM_WORLD);
-  process_wide++;
+  // (atomically: with 2 workers two subranks may add at the same time)
+  __atomic_fetch_add(&process_wide, 1, __ATOMIC_SEQ_CST);
   MPI_Barrier(MPI_COMM_WORLD);
-  int local_subranks = argc > 1 ? atoi(argv[1]) : 1, seen = process_wide;  // subranks per process
+  int local_subranks = argc > 1 ? atoi(argv[1]) : 1;  // subranks per process
+  int seen = __atomic_load_n(&process_wide, __ATOMIC_SEQ_CST);
   int all_errors = 0, shared_wrong = seen != local_subranks, all_shared_wrong = 0;
   MPI_Reduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&shared_wrong, &all_shared_wrong, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
