@@ -19,7 +19,6 @@ std::size_t sz(int i) { return static_cast<std::size_t>(i); }
 }  // namespace
 }  // namespace tucana::mpi
 
-
 using namespace tucana;
 using namespace tucana::mpi;
 
