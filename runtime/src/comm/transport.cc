@@ -12,6 +12,8 @@
 #include <mutex>
 #include <vector>
 
+#include <unistd.h>
+
 namespace tucana::comm {
 
 struct RemoteMessage {
@@ -441,6 +443,13 @@ void Transport::finalize() {
 }
 
 void Transport::abort(int code) {
+  // Several workers may abort at once (say every subrank of a process finds
+  // the same error): only the first goes into MPI_Abort, which is not made
+  // for concurrent callers (Open MPI crashed in its help-message code); the
+  // others wait for the process to end.
+  static std::atomic<bool> aborting{false};
+  if (aborting.exchange(true))
+    for (;;) pause();
   std::fflush(stdout);
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, code);
