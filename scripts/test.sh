@@ -50,7 +50,7 @@ case "$mode" in
     CC=clang-16 CXX=clang++-16 cmake -S "$TUCANA_ROOT" -B build-tsa -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DTUCANA_THREAD_SAFETY=ON -DTUCANA_BUILD_TRANSLATOR=OFF -DTUCANA_BUILD_BENCHMARKS=OFF \
       >build-tsa.configure.log 2>&1 || { cat build-tsa.configure.log; exit 1; }
-    cmake --build build-tsa -j "$(nproc)" --target tucana_main tucana_unit_tests tucana_libc_tests 2>&1 |
+    cmake --build build-tsa -j "$(nproc)" --target tucana_main tucana_unit_test_programs 2>&1 |
       tee build-tsa/build.log
     if grep -E "^$TUCANA_ROOT/runtime/.*: warning:" build-tsa/build.log; then
       echo "test.sh --thread-safety: the runtime does not compile warning-free with Clang (above)" >&2

@@ -76,6 +76,30 @@ bool Config::from_environment(Config* out, std::string* error) {
       return false;
     }
   }
+  if (const char* v = std::getenv("TUCANA_SCHED_SEED"); v && *v) {
+    char* end = nullptr;
+    errno = 0;
+    c.sched_seed = std::strtoull(v, &end, 10);
+    if (errno || *end || *v == '-') {
+      *error = std::string("TUCANA_SCHED_SEED=") + v + ": expected a non-negative integer";
+      return false;
+    }
+    c.sched_randomized = true;
+  }
+  if (const char* v = std::getenv("TUCANA_HELPER_STACK_SIZE"); v && *v) {
+    if (!parse_size(v, &c.helper_stack_size) || c.helper_stack_size < 16384) {
+      *error = std::string("TUCANA_HELPER_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 4M)";
+      return false;
+    }
+  }
+  if (const char* v = std::getenv("TUCANA_OVERSUBSCRIBED"); v && *v) {
+    std::string o(v);
+    if (o != "0" && o != "1") {
+      *error = "TUCANA_OVERSUBSCRIBED=" + o + ": expected 0 or 1";
+      return false;
+    }
+    c.oversubscribed = o == "1";
+  }
   int tag = 0;
   if (!read_int("TUCANA_TAG_OUTPUT", 0, &tag, error)) return false;
   c.tag_output = tag != 0;

@@ -19,6 +19,18 @@ struct Config {
   // highest superblock region priority first, FIFO among equals) or "fifo"
   // (the order subranks became ready, priorities ignored).
   bool priority_policy = true;
+  // TUCANA_SCHED_SEED: a non-negative integer turns on seeded random
+  // schedules (sched::SchedulerConfig::randomized), for testing; a failing
+  // run is reproduced by its seed.
+  bool sched_randomized = false;
+  unsigned long long sched_seed = 0;
+  // TUCANA_HELPER_STACK_SIZE: bytes per helper fiber (non-blocking
+  // collectives and the user functions they call); default: 1M, or the
+  // subrank stack size when that is smaller.
+  std::size_t helper_stack_size = 0;  // 0: the default
+  // TUCANA_OVERSUBSCRIBED: 1 or 0 overrides the detection of more worker
+  // threads on this machine than cores (the idle policy, sched/worker.cc).
+  int oversubscribed = -1;  // -1: detect
   bool tag_output = false;       // TUCANA_TAG_OUTPUT=1: prefix each output line with "[R] "
   std::string output_directory;  // TUCANA_OUTPUT_FILENAME: each subrank's output in DIR/rank.R/
 

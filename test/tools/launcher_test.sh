@@ -74,6 +74,16 @@ check "unbalanced quote in --mpirun-args" expect_fail_with "--mpirun-args: canno
 # --- errors before launch, attribution ------------------------------------------
 check "stack size below the minimum, before launch" expect_fail_with "--stack-size 1k is too small" \
   "${run[@]}" --dry-run --stack-size 1k ./env
+check "helper stack size below the minimum, before launch" expect_fail_with "--helper-stack-size 1k is too small" \
+  "${run[@]}" --dry-run --helper-stack-size 1k ./env
+check "--helper-stack-size reaches the processes" expect_output "TUCANA_HELPER_STACK_SIZE=4M" \
+  "${run[@]}" --dry-run --helper-stack-size 4M ./env
+check "a negative --sched-seed, before launch" expect_fail_with "--sched-seed must be a non-negative integer" \
+  "${run[@]}" --dry-run --sched-seed -3 ./env
+check "--sched-seed reaches the processes" expect_output "TUCANA_SCHED_SEED=42" \
+  "${run[@]}" --dry-run --sched-seed 42 ./env
+check "a seeded run gives the program's results" expect_output "size 8" \
+  "${run[@]}" -np 2 --workers 2 --vf 2 --sched-seed 7 ./env
 printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >plain.c
 if command -v mpicc >/dev/null 2>&1 && mpicc -o plain plain.c 2>/dev/null; then
   check "a program built with plain mpicc is refused" expect_fail_with "not built with tucanacc" "${run[@]}" -np 2 ./plain

@@ -188,7 +188,9 @@ TEST(PolicySchedulingTest, OutrankedSeesHigherReadyFibers) {
 // Two workers: worker 1 has fibers of priorities 0, 5, 0 ready (woken by a
 // fiber of its own that keeps it busy); worker 0 becomes idle and steals:
 // the fiber its policy ranks first (priority 5), or the first woken under
-// round robin.
+// round robin. Returns that fiber's index, or -1 when the first sleeper to
+// run did not run on worker 0 (nothing was stolen: worker 1 gave up waiting
+// and ran them itself).
 int first_stolen(PolicyKind kind) {
   Harness::Options o = Harness::options_for(2, /*steal=*/true);
   o.policy = kind;
@@ -196,6 +198,7 @@ int first_stolen(PolicyKind kind) {
   const int prios[] = {0, 5, 0};
   std::vector<Fiber*> sleepers(3, nullptr);
   std::atomic<int> first{-1};
+  std::atomic<int> first_worker{-1};
   std::atomic<bool> released{false};
   std::atomic<int> parked{0};
   bool woken[3] = {false, false, false};
@@ -209,7 +212,7 @@ int first_stolen(PolicyKind kind) {
       parked.fetch_add(1);
       h.park_until([&] { return woken[i]; });
       int none = -1;
-      first.compare_exchange_strong(none, i);
+      if (first.compare_exchange_strong(none, i)) first_worker.store(Scheduler::current_worker()->index());
     });
   }
   h.spawn(1, [&] {
@@ -225,7 +228,8 @@ int first_stolen(PolicyKind kind) {
   });
   h.run();
   EXPECT_FALSE(h.watchdog_fired());
-  return first.load();
+  EXPECT_EQ(first_worker.load(), 0) << "the first sleeper to run was not stolen by worker 0";
+  return first_worker.load() == 0 ? first.load() : -1;
 }
 
 TEST(PolicySchedulingTest, ThiefTakesTheHighestPriorityReadyFiber) {

@@ -149,14 +149,19 @@ TEST_P(SchedulerTest, ManyFibersWithSmallStacks) {
   Harness h(o);
   constexpr int kFibers = 1000;
   std::atomic<long> sum{0};
+  std::vector<Fiber*> fibers;
   for (int i = 0; i < kFibers; ++i) {
-    h.spawn(i % workers(), [&sum, i] {
+    fibers.push_back(h.spawn(i % workers(), [&sum, i] {
       for (int k = 0; k < 3; ++k) Scheduler::yield();
       sum.fetch_add(i);
-    });
+    }));
   }
   h.run();
   EXPECT_EQ(sum.load(), static_cast<long>(kFibers) * (kFibers - 1) / 2);
+  for (Fiber* f : fibers) {
+    ASSERT_EQ(f->stack().usable, 64u * 1024) << "not the small stack asked for";
+    ASSERT_TRUE(f->finished());
+  }
 }
 
 // ------------------------------------------------------------------ yield --
@@ -259,16 +264,26 @@ TEST(SingleWorkerSchedulingTest, LongRunsAreIdenticalAndRoundRobin) {
 
 // ------------------------------------------------------------ park/unpark --
 
+// (Stealing off: the waiter stays on worker 0, the waker on the last one.)
 TEST_P(SchedulerTest, ParkedFiberIsWokenFromAnotherWorker) {
-  Harness h(workers());
+  Harness h(Harness::options_for(workers(), /*steal=*/false));
   std::atomic<bool> ready{false};
   int parks = -1;
-  Fiber* waiter = h.spawn(0, [&] { parks = h.park_until([&] { return ready.load(); }); }, "waiter");
+  std::atomic<int> waiter_worker{-1}, waker_worker{-1}, parked_when_woken{-1};
+  Fiber* waiter = h.spawn(
+      0,
+      [&] {
+        waiter_worker.store(Scheduler::current_worker()->index());
+        parks = h.park_until([&] { return ready.load(); });
+      },
+      "waiter");
   h.spawn(
       last_worker(),
       [&] {
         // Wake it only once it really sleeps, to test the wake path.
-        while (h.scheduler().parked() < 1) Scheduler::yield();
+        while (h.scheduler().parked() < 1 && !h.watchdog_fired()) Scheduler::yield();
+        waker_worker.store(Scheduler::current_worker()->index());
+        parked_when_woken.store(h.scheduler().parked());
         ready.store(true);
         Scheduler::unpark(waiter);
       },
@@ -277,6 +292,9 @@ TEST_P(SchedulerTest, ParkedFiberIsWokenFromAnotherWorker) {
   EXPECT_FALSE(h.watchdog_fired());
   EXPECT_TRUE(ready.load());
   EXPECT_EQ(parks, 1);
+  EXPECT_EQ(parked_when_woken.load(), 1);  // the waiter was asleep
+  EXPECT_EQ(waiter_worker.load(), 0);
+  EXPECT_EQ(waker_worker.load(), last_worker());
 }
 
 TEST_P(SchedulerTest, ParkedFiberIsWokenFromAPlainThread) {
@@ -287,10 +305,12 @@ TEST_P(SchedulerTest, ParkedFiberIsWokenFromAPlainThread) {
       h.spawn(last_worker(), [&] { parks = h.park_until([&] { return ready.load(); }); }, "waiter");
   // A thread that is no worker: it goes through the worker's inbox and must
   // wake a worker that went to sleep for lack of work.
+  std::atomic<int> parked_when_woken{-1};
   std::thread outsider([&] {
     auto deadline = Clock::now() + std::chrono::seconds(2);
     while (h.scheduler().parked() < 1 && Clock::now() < deadline) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let the worker nap
+    parked_when_woken.store(h.scheduler().parked());
     ready.store(true);
     Scheduler::unpark(waiter);
   });
@@ -298,6 +318,7 @@ TEST_P(SchedulerTest, ParkedFiberIsWokenFromAPlainThread) {
   outsider.join();
   EXPECT_FALSE(h.watchdog_fired());
   EXPECT_EQ(parks, 1);
+  EXPECT_EQ(parked_when_woken.load(), 1) << "the waiter was not asleep when the thread woke it";
 }
 
 TEST_P(SchedulerTest, UnparkBeforeParkIsNotLost) {
@@ -628,8 +649,11 @@ TEST_P(SchedulerTest, IdleWorkersRunReadyFibersOfOtherWorkers) {
   EXPECT_GT(workers_used, 1) << "no fiber ran on another worker than its own";
 }
 
-// A fiber that moved to another worker is woken on its home worker again
-// (park/unpark across a steal keeps working).
+// A fiber that parks while it runs on another worker than its home (it was
+// stolen) is woken all the same (queued on its home worker again) and goes
+// on: park/unpark across a steal keeps working. The fibers first yield
+// until every worker has run one of them (at most 5 s), so that some of
+// them sit on other workers when they park; the test checks that some did.
 TEST_P(SchedulerTest, StolenFibersParkAndWakeCorrectly) {
   if (workers() == 1) GTEST_SKIP() << "needs several workers";
   constexpr int kPairs = 8, kRounds = 200;
@@ -637,18 +661,36 @@ TEST_P(SchedulerTest, StolenFibersParkAndWakeCorrectly) {
   std::vector<std::atomic<int>> turn(kPairs);
   std::vector<Fiber*> ping(kPairs), pong(kPairs);
   std::atomic<int> done{0};
+  std::atomic<int> parked_away{0};  // parks that began on another worker than the home (0)
+  std::atomic<unsigned> workers_seen{0};
+  const unsigned all = (1u << workers()) - 1;
+  auto spread = [&] {
+    auto until = Clock::now() + std::chrono::seconds(5);
+    while (workers_seen.load() != all && Clock::now() < until) {
+      workers_seen.fetch_or(1u << Scheduler::current_worker()->index());
+      Scheduler::yield();
+    }
+  };
+  // Waits for the pair's turn to be `mine`.
+  auto wait_turn = [&](int p, int mine) {
+    const bool away = Scheduler::current_worker()->index() != 0;
+    const int parks = h.park_until([&] { return turn[static_cast<std::size_t>(p)].load() == mine; });
+    if (parks > 0 && away) parked_away.fetch_add(1);
+  };
   for (int p = 0; p < kPairs; ++p) {
     ping[static_cast<std::size_t>(p)] = h.spawn(0, [&, p] {
+      spread();
       for (int r = 0; r < kRounds; ++r) {
-        while (turn[static_cast<std::size_t>(p)].load() != 0) Scheduler::park();
+        wait_turn(p, 0);
         turn[static_cast<std::size_t>(p)].store(1);
         Scheduler::unpark(pong[static_cast<std::size_t>(p)]);
       }
       done.fetch_add(1);
     });
     pong[static_cast<std::size_t>(p)] = h.spawn(0, [&, p] {
+      spread();
       for (int r = 0; r < kRounds; ++r) {
-        while (turn[static_cast<std::size_t>(p)].load() != 1) Scheduler::park();
+        wait_turn(p, 1);
         turn[static_cast<std::size_t>(p)].store(0);
         Scheduler::unpark(ping[static_cast<std::size_t>(p)]);
       }
@@ -658,4 +700,6 @@ TEST_P(SchedulerTest, StolenFibersParkAndWakeCorrectly) {
   h.run();
   EXPECT_FALSE(h.watchdog_fired());
   EXPECT_EQ(done.load(), 2 * kPairs);
+  EXPECT_EQ(workers_seen.load(), all) << "some worker never ran a fiber homed on worker 0";
+  EXPECT_GT(parked_away.load(), 0) << "no fiber parked while on another worker than its home";
 }

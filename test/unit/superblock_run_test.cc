@@ -1,9 +1,16 @@
 // Unit tests of the superblock region tracker (runtime/src/regions): the
-// iteration-at-a-time logic behind tucana_sb_next/ran/end. Requests are
+// iteration-at-a-time logic behind tucana_sb_next/ran/end: readiness (a
+// region runs only when the instances it depends on have run and their
+// requests completed), how far requests may lag behind the iterations,
+// retirement, priorities, the wait descriptions, completions on other
+// threads, and nested superblocks (one run per superblock). Requests are
 // simulated with request_posted/request_completed.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "regions/superblock_run.h"
@@ -241,6 +248,225 @@ TEST_F(SuperblockRunTest, DependencyCycleIsDescribed) {
   char note[256];
   run.describe_wait(note, sizeof note, false);
   EXPECT_EQ(std::string(note), "region a (iteration 0) waits for region b, which cannot run (a dependency cycle)");
+}
+
+// ------------------------------------------------------------ readiness --
+
+// A region with two dependencies (one on this iteration, one on the
+// previous) is ready only when both instances are done; each of
+// "not run", "run with requests pending" holds it back.
+TEST_F(SuperblockRunTest, ReadyOnlyWhenEveryDependencyIsDone) {
+  // a; b; c depends(a, b*)
+  const tucana_dependency c_deps[] = {{0, 0}, {1, 1}};
+  const tucana_region_desc regions[] = {{"a", TUCANA_REGION_RECEIVE, 0, nullptr},
+                                        {"b", TUCANA_REGION_SEND, 0, nullptr},
+                                        {"c", TUCANA_REGION_COMPUTE, 2, c_deps}};
+  const tucana_superblock_desc desc = {"t.c:1", 3, regions};
+  SuperblockRun run(&desc, &count_wake, &wakes);
+  run.set_priority(2, 5);  // c first whenever it is ready
+  // Iteration 0: b* names iteration -1; a has not run.
+  EXPECT_EQ(run.pick_ready(), 0);
+  Instance* a0 = run_region(run, 0, 1);
+  EXPECT_EQ(run.pick_ready(), 1);  // c: a's request is pending
+  SuperblockRun::request_completed(a0);
+  EXPECT_EQ(run.pick_ready(), 2);
+  run_region(run, 2);
+  Instance* b0 = run_region(run, 1, 2);
+  EXPECT_EQ(run.pick_ready(), kDone);
+  run.next_iteration();
+  // Iteration 1: a done this iteration, but b of iteration 0 still pending.
+  run_region(run, 0);
+  EXPECT_EQ(run.pick_ready(), 1);
+  SuperblockRun::request_completed(b0);
+  EXPECT_EQ(run.pick_ready(), 1);  // one of b0's two requests left
+  SuperblockRun::request_completed(b0);
+  EXPECT_EQ(run.pick_ready(), 2);
+  EXPECT_EQ(wakes, 2);  // a0's last completion and b0's
+}
+
+// A chain a -> b -> c in one iteration: each waits for its predecessor's
+// requests, and the wait is described by the dependency that holds it.
+TEST_F(SuperblockRunTest, ChainRunsInDependencyOrder) {
+  // Listed backwards, so that the lowest index is never the answer by itself.
+  const tucana_dependency on_b[] = {{1, 0}};
+  const tucana_dependency on_a[] = {{2, 0}};
+  const tucana_region_desc chain[] = {{"c", TUCANA_REGION_OTHER, 1, on_b},
+                                      {"b", TUCANA_REGION_OTHER, 1, on_a},
+                                      {"a", TUCANA_REGION_OTHER, 0, nullptr}};
+  const tucana_superblock_desc desc = {"t.c:1", 3, chain};
+  SuperblockRun run(&desc, &count_wake, &wakes);
+  for (long j = 0; j < 3; ++j) {
+    EXPECT_EQ(run.pick_ready(), 2);  // a
+    Instance* a = run_region(run, 2, 1);
+    EXPECT_EQ(run.pick_ready(), kNone);
+    char note[256];
+    run.describe_wait(note, sizeof note, false);
+    EXPECT_EQ(std::string(note), "region b (iteration " + std::to_string(j) +
+                                     ") waits for region a to complete its requests");
+    SuperblockRun::request_completed(a);
+    EXPECT_EQ(run.pick_ready(), 1);  // b
+    Instance* b = run_region(run, 1, 1);
+    EXPECT_EQ(run.pick_ready(), kNone);
+    SuperblockRun::request_completed(b);
+    EXPECT_EQ(run.pick_ready(), 0);  // c
+    run_region(run, 0);
+    EXPECT_EQ(run.pick_ready(), kDone);
+    run.next_iteration();
+  }
+}
+
+// ------------------------------------------------------- iteration skew --
+
+// Iterations advance when every region has run, not when their requests
+// completed: requests nobody depends on may stay pending for any number of
+// iterations (an MPI_Isend never waited for inside the loop), and only the
+// end of the superblock waits for them.
+TEST_F(SuperblockRunTest, UnwatchedRequestsMayLagAnyNumberOfIterations) {
+  // receive depends(compute*); compute depends(receive); send depends(compute),
+  // and nothing depends on send.
+  const tucana_dependency recv_deps[] = {{1, 1}};
+  const tucana_dependency compute_deps[] = {{0, 0}};
+  const tucana_dependency send_deps[] = {{1, 0}};
+  const tucana_region_desc regions[] = {{"receive", TUCANA_REGION_RECEIVE, 1, recv_deps},
+                                        {"compute", TUCANA_REGION_COMPUTE, 1, compute_deps},
+                                        {"send", TUCANA_REGION_SEND, 1, send_deps}};
+  const tucana_superblock_desc desc = {"t.c:1", 3, regions};
+  SuperblockRun run(&desc, &count_wake, &wakes);
+  std::vector<Instance*> sends;
+  for (long j = 0; j < 10; ++j) {
+    Instance* recv = run_region(run, 0, 1);
+    SuperblockRun::request_completed(recv);
+    ASSERT_EQ(run.pick_ready(), 1) << "iteration " << j;
+    run_region(run, 1);
+    ASSERT_EQ(run.pick_ready(), 2);
+    sends.push_back(run_region(run, 2, 1));  // the send's request: nobody waits
+    ASSERT_EQ(run.pick_ready(), kDone);
+    run.next_iteration();
+  }
+  EXPECT_EQ(run.iteration(), 10);
+  EXPECT_FALSE(run.all_done());
+  EXPECT_GE(run.live_instances(), 10u);  // the pending sends are kept
+  for (Instance* s : sends) SuperblockRun::request_completed(s);
+  EXPECT_TRUE(run.all_done());
+}
+
+// depends(x*) bounds the lag to one iteration: x's requests of iteration j
+// hold back its dependents in iteration j+1, so the superblock cannot
+// reach iteration j+2 before they complete.
+TEST_F(SuperblockRunTest, PreviousIterationDependencyBoundsTheLagToOneIteration) {
+  SuperblockRun run(&kToucan, &count_wake, &wakes);
+  run_region(run, 0);
+  run_region(run, 1);
+  Instance* compute0 = run_region(run, 2, 3);
+  ASSERT_EQ(run.pick_ready(), kDone);
+  run.next_iteration();
+  // Iteration 1: receive and send depend on compute*: nothing can run, so
+  // the iteration cannot end.
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(run.pick_ready(), kNone);
+    EXPECT_EQ(run.waiting_priority(), 0);
+    SuperblockRun::request_completed(compute0);
+  }
+  EXPECT_EQ(wakes, 1);
+  EXPECT_EQ(run.pick_ready(), 0);
+  run_region(run, 0);
+  run_region(run, 1);
+  run_region(run, 2);
+  EXPECT_EQ(run.pick_ready(), kDone);
+}
+
+// A same-iteration dependency allows no lag at all: compute of iteration j
+// runs after receive's requests of iteration j completed.
+TEST_F(SuperblockRunTest, SameIterationDependencyAllowsNoLag) {
+  SuperblockRun run(&kToucan, &count_wake, &wakes);
+  for (long j = 0; j < 5; ++j) {
+    Instance* recv = run_region(run, 0, 1);
+    run_region(run, 1);
+    EXPECT_EQ(run.pick_ready(), kNone) << "iteration " << j;
+    char note[256];
+    run.describe_wait(note, sizeof note, false);
+    EXPECT_EQ(std::string(note), "region compute (iteration " + std::to_string(j) +
+                                     ") waits for region receive to complete its requests");
+    SuperblockRun::request_completed(recv);
+    EXPECT_EQ(run.pick_ready(), 2);
+    run_region(run, 2);
+    run.next_iteration();
+  }
+  EXPECT_TRUE(run.all_done());
+}
+
+// ------------------------------------------------------------- threads --
+
+std::atomic<int> g_thread_wakes{0};
+void count_wake_atomic(void*) { g_thread_wakes.fetch_add(1); }
+
+// Requests complete on other threads while the owner polls pick_ready: the
+// dependent region becomes ready exactly when the last one completed, and
+// each instance wakes the owner once (at its last completion).
+TEST_F(SuperblockRunTest, CompletionsOnOtherThreadsMakeRegionsReady) {
+  constexpr int kIterations = 200, kRequests = 8;
+  g_thread_wakes.store(0);
+  SuperblockRun run(&kToucan, &count_wake_atomic, nullptr);
+  std::atomic<int> completed{0};
+  for (int j = 0; j < kIterations; ++j) {
+    Instance* recv = run_region(run, 0, kRequests);
+    run_region(run, 1);
+    completed.store(0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < kRequests / 2; ++i) {
+          completed.fetch_add(1);
+          SuperblockRun::request_completed(recv);
+        }
+      });
+    }
+    int r;
+    while ((r = run.pick_ready()) == kNone) std::this_thread::yield();
+    EXPECT_EQ(r, 2);
+    EXPECT_EQ(completed.load(), kRequests) << "compute was ready before every request completed";
+    for (auto& t : threads) t.join();
+    run_region(run, 2);
+    run.next_iteration();
+  }
+  EXPECT_EQ(g_thread_wakes.load(), kIterations);
+  EXPECT_TRUE(run.all_done());
+}
+
+// -------------------------------------------------------------- nesting --
+
+// A superblock begun inside a region of another (through a call) has a run
+// of its own: it runs to its end while the outer region is running, its
+// requests do not hold the outer regions back, and each run's completions
+// wake its own owner record.
+TEST_F(SuperblockRunTest, NestedSuperblocksAreIndependentRuns) {
+  int outer_wakes = 0, inner_wakes = 0;
+  SuperblockRun outer(&kToucan, &count_wake, &outer_wakes);
+  Instance* outer_recv = outer.start(0);
+  SuperblockRun::request_posted(outer_recv);  // a request of the outer region
+  EXPECT_EQ(outer.running(), 0);
+  {
+    SuperblockRun inner(&kToucan, &count_wake, &inner_wakes);
+    Instance* r = run_region(inner, 0, 1);
+    run_region(inner, 1);
+    EXPECT_EQ(inner.pick_ready(), kNone);  // the inner compute waits for the inner receive only
+    SuperblockRun::request_completed(r);
+    EXPECT_EQ(inner_wakes, 1);
+    EXPECT_EQ(outer_wakes, 0);
+    EXPECT_EQ(inner.pick_ready(), 2);
+    run_region(inner, 2);
+    EXPECT_EQ(inner.pick_ready(), kDone);
+    EXPECT_TRUE(inner.all_done());  // the end of the inner superblock
+    EXPECT_FALSE(outer.all_done());
+  }
+  EXPECT_EQ(outer.running(), 0);  // untouched by the inner run
+  outer.ran(0);
+  run_region(outer, 1);
+  EXPECT_EQ(outer.pick_ready(), kNone);
+  SuperblockRun::request_completed(outer_recv);
+  EXPECT_EQ(outer_wakes, 1);
+  EXPECT_EQ(inner_wakes, 1);
+  EXPECT_EQ(outer.pick_ready(), 2);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "tucana/translate/MpiCalls.h"
 
+#include <cassert>
+
 #include "llvm/ADT/StringMap.h"
 
 namespace tucana::translate {
@@ -22,6 +24,7 @@ MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known) {
     for (const Entry& e : kCalls) t[e.name] = e.info;
     return t;
   }();
+  assert(table.size() == sizeof kCalls / sizeof kCalls[0] && "MpiCalls.def names a call twice");
   auto it = table.find(name);
   if (known) *known = it != table.end();
   return it == table.end() ? MpiCallInfo{MpiRole::Local, ""} : it->second;

@@ -1,5 +1,6 @@
 // Emission of privatization: small edits at each definition and each use
 // (see Privatization.h for their forms and docs/privatization.md).
+#include <cassert>
 #include <string>
 
 #include "clang/AST/ASTContext.h"
@@ -137,7 +138,12 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, EditSet&
   if (plan.empty()) return;
   Emitter e(ctx, out);
   for (std::size_t i = 0; i < plan.vars.size(); ++i) e.variable(plan.vars[i], static_cast<int>(i));
-  for (const PrivateUse& u : plan.uses) out.replace(u.begin, u.end - u.begin, u.replacement);
+  for (std::size_t i = 0; i < plan.uses.size(); ++i) {
+    const PrivateUse& u = plan.uses[i];
+    assert(u.begin < u.end && !u.replacement.empty() && "a privatized use with no text");
+    assert((i == 0 || plan.uses[i - 1].end <= u.begin) && "privatized uses unsorted or overlapping");
+    out.replace(u.begin, u.end - u.begin, u.replacement);
+  }
   for (auto [b, end] : plan.shared_pragmas)
     out.replace(b, end - b, "/* tucana: shared by the subranks of a process (#pragma tucana shared) */");
   for (auto [b, end] : plan.tls_keywords) out.replace(b, end - b, "/* tucana: one per subrank, not per thread */");

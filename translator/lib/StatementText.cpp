@@ -1,5 +1,6 @@
 #include "tucana/translate/StatementText.h"
 
+#include <cassert>
 #include <optional>
 
 #include "clang/AST/Stmt.h"
@@ -29,11 +30,13 @@ const Stmt* last_written(const Stmt* s) {
 }  // namespace
 
 unsigned end_offset(const SourceManager& sm, const LangOptions& lo, const Stmt* s) {
+  assert(s && "end_offset of no statement");
   SourceLocation last = sm.getExpansionRange(last_written(s)->getEndLoc()).getEnd();
   return sm.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm, lo));
 }
 
 unsigned statement_end_offset(const SourceManager& sm, const LangOptions& lo, const Stmt* s) {
+  assert(s && "statement_end_offset of no statement");
   s = last_written(s);
   SourceLocation last = sm.getExpansionRange(s->getEndLoc()).getEnd();
   std::optional<Token> next = Lexer::findNextToken(last, sm, lo);

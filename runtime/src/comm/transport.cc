@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include <unistd.h>
+
 namespace tucana::comm {
 
 struct RemoteMessage {
@@ -108,29 +110,12 @@ bool Transport::configure(const Layout& layout, std::string* error) {
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag);
   long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
-  real_tag_bits_ = 0;
-  while (real_tag_bits_ < 31 && (1L << (real_tag_bits_ + 1)) - 1 <= tag_ub) ++real_tag_bits_;
-  int max_local = layout.max_local_count();
-  subrank_bits_ = 0;
-  while ((1 << subrank_bits_) < max_local) ++subrank_bits_;
-  // Program tags and context ids share what the subrank ids and the sync bit
-  // leave; one context bit is the least (MPI_COMM_WORLD has two contexts).
-  int shared = real_tag_bits_ - 2 * subrank_bits_ - 1;
-  context_bits_ = std::max(1, std::min(kMaxContextBits, shared - kMinUserTagBits));
-  int user_bits = shared - context_bits_;
-  if (user_bits > 30) user_bits = 30;
-  if (layout.nprocs > 1 && user_bits < kMinUserTagBits) {
-    *error = "too many subranks per process for the tag space: " + std::to_string(max_local) +
-             " subranks per process need " + std::to_string(subrank_bits_) +
-             " tag bits each for source and destination, and the MPI library's MPI_TAG_UB (" +
-             std::to_string(tag_ub) + ", " + std::to_string(real_tag_bits_) + " bits), less " +
-             std::to_string(context_bits_) + " for communicator ids, leaves " +
-             std::to_string(user_bits < 0 ? 0 : user_bits) + " bits for program tags, fewer than the " +
-             std::to_string(kMinUserTagBits) + " that MPI guarantees (MPI_TAG_UB >= 32767); " +
-             "use fewer subranks per process (more processes, or a smaller --vf)";
-    return false;
-  }
-  user_tag_ub_ = layout.nprocs > 1 ? static_cast<int>((1L << user_bits) - 1) : INT_MAX;
+  TagPlan plan;
+  if (!plan_tags(tag_ub, layout.max_local_count(), layout.nprocs > 1, &plan, error)) return false;
+  real_tag_bits_ = plan.real_tag_bits;
+  subrank_bits_ = plan.format.subrank_bits;
+  context_bits_ = plan.format.context_bits;
+  user_tag_ub_ = plan.user_tag_ub;
   if (layout.nprocs > 1) {
     sync::MutexLock lock(mutex_);  // (no other thread runs yet; for the analysis)
     // Enough real communicators for kMaxRemoteContexts ids, within reason.
@@ -145,8 +130,6 @@ bool Transport::configure(const Layout& layout, std::string* error) {
     impl_->quiet.assign(static_cast<std::size_t>(data_comms_), 0);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
-  } else {
-    context_bits_ = kMaxContextBits;  // nothing travels: any id will do
   }
   return true;
 }
@@ -164,8 +147,8 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   const int comm = ctx >> context_bits_;
   assert(comm >= 0 && comm < data_comms_);
   ctx &= (1 << context_bits_) - 1;
-  int real_tag = (((((tag << context_bits_) | ctx) << 1) | (synchronous ? 1 : 0)) << (2 * subrank_bits_)) |
-                 (l.local_of(src_world) << subrank_bits_) | l.local_of(dst_world);
+  int real_tag = encode_tag(TagFormat{subrank_bits_, context_bits_},
+                            TagFields{tag, ctx, synchronous, l.local_of(src_world), l.local_of(dst_world)});
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
     abort(1);
@@ -381,8 +364,7 @@ bool Transport::poll_locked() {
 
 bool Transport::arrivals_locked(int k, int* budget) {
   Impl& im = *impl_;
-  const int mask = (1 << subrank_bits_) - 1;
-  const int ctx_mask = (1 << context_bits_) - 1;
+  const TagFormat format{subrank_bits_, context_bits_};
   bool found = false;
   for (; *budget > 0; --*budget) {
     int flag = 0;
@@ -396,13 +378,12 @@ bool Transport::arrivals_locked(int k, int* budget) {
     MPI_Get_count(&st, MPI_BYTE, &count);
     auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
     Arrival a;
-    const int upper = st.MPI_TAG >> (2 * subrank_bits_);  // (tag << C | ctx) << 1 | sync
-    a.ctx = (k << context_bits_) | ((upper >> 1) & ctx_mask);
-    if (upper & 1) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
-    a.dst_local = st.MPI_TAG & mask;
-    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] +
-                  ((st.MPI_TAG >> subrank_bits_) & mask);
-    a.tag = upper >> (1 + context_bits_);
+    const TagFields t = decode_tag(format, st.MPI_TAG);
+    a.ctx = (k << context_bits_) | t.context;
+    if (t.sync) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
+    a.dst_local = t.dst_local;
+    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] + t.src_local;
+    a.tag = t.user_tag;
     a.bytes = m->bytes;
     a.message = m;
     handler_(a);
@@ -462,6 +443,13 @@ void Transport::finalize() {
 }
 
 void Transport::abort(int code) {
+  // Several workers may abort at once (say every subrank of a process finds
+  // the same error): only the first goes into MPI_Abort, which is not made
+  // for concurrent callers (Open MPI crashed in its help-message code); the
+  // others wait for the process to end.
+  static std::atomic<bool> aborting{false};
+  if (aborting.exchange(true))
+    for (;;) pause();
   std::fflush(stdout);
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, code);

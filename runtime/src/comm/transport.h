@@ -1,8 +1,9 @@
 // The transport: messages between subranks of different processes, over the
 // system's real MPI. This is the only part of the runtime that calls MPI.
 //
-// Encoding: a message from subrank s to subrank d travels as an MPI message
-// on one real communicator, from s's process to d's process, with
+// Encoding (comm/tag_encoding.h): a message from subrank s to subrank d
+// travels as an MPI message on one real communicator, from s's process to
+// d's process, with
 //   real tag = ((((user tag << C) | context) << 1 | sync) << 2B)
 //              | (local index of s << B) | local index of d,
 // where B bits hold any local subrank index and C bits the low bits of the
@@ -44,6 +45,7 @@
 #include <string>
 
 #include "comm/layout.h"
+#include "comm/tag_encoding.h"
 #include "sync/mutex.h"
 
 namespace tucana::comm {
@@ -214,11 +216,7 @@ class Transport {
   std::atomic<int> receiving_{0};       // written under the lock
 };
 
-// The smallest number of program tag bits Tucana accepts: MPI guarantees
-// programs MPI_TAG_UB >= 32767.
-constexpr int kMinUserTagBits = 15;
-// At most this many bits of the real tag hold the context id.
-constexpr int kMaxContextBits = 8;
+// (kMinUserTagBits and kMaxContextBits: comm/tag_encoding.h)
 // Context ids that may travel between processes, at most: enough real
 // communicators are made at start-up for this many (the virtual MPI's own
 // limit, mpi/communicator.h's kMaxContexts, is the same), but no more than

@@ -10,6 +10,13 @@
 // Flat/Piece a user buffer as contiguous bytes (packed when the datatype is
 //            not contiguous: only contiguous bytes travel).
 // Reduction  how two buffers of a reduction combine.
+//
+// Layer: the framework (collective.cc), the lowest of the collective
+// layers: entry points (collectives_entry.cc, nonblocking.cc) call the
+// collective calls (collectives_api.h), which call the algorithms
+// (collective_algorithms.h), which call this; it calls none of them. (The
+// inter_* calls and MPI_Comm_idup's parts declared below belong to the calls
+// layer: intercomm.cc and communicator.cc.)
 #pragma once
 
 #include <tucana/tmpi.h>
@@ -253,17 +260,5 @@ class Scratch {
   char* data_ = nullptr;
   std::size_t capacity_ = 0;
 };
-
-// --- algorithms on contiguous bytes (collectives.cc) ---
-void barrier(Collective& c);
-void bcast(Collective& c, void* buf, std::size_t bytes, int root);
-// Reduces every rank's `sendbuf` to `recvbuf` at `root` (recvbuf may be null
-// elsewhere). Fixed order: the result depends only on size and root.
-void reduce(Collective& c, const void* sendbuf, void* recvbuf, const Reduction& red, int root, std::size_t bytes);
-// `inout` holds this rank's contribution and receives the result, the same
-// bits at every rank.
-void allreduce(Collective& c, void* inout, const Reduction& red, std::size_t bytes);
-// Every rank's `block` bytes, in rank order, into `all` (size * block).
-void allgather(Collective& c, const void* mine, void* all, std::size_t block);
 
 }  // namespace tucana::mpi

@@ -1,12 +1,14 @@
-// The collective calls on a resolved Call, shared by the blocking entry
-// points (collectives.cc) and the non-blocking ones (nonblocking.cc).
-// Each checks its arguments, runs the algorithm, and returns an MPI error
-// code (after reporting it through the communicator's error handler).
+// The collective calls on a resolved Call (collectives_api.cc), shared by
+// the blocking entry points (collectives_entry.cc) and the non-blocking ones
+// (nonblocking.cc). Each checks its arguments, runs the algorithm, and
+// returns an MPI error code (after reporting it through the communicator's
+// error handler).
 #pragma once
 
 #include <vector>
 
 #include "mpi/collective.h"
+#include "mpi/collective_algorithms.h"  // intercomm.cc and communicator.cc run them too
 
 namespace tucana::mpi {
 

@@ -29,8 +29,13 @@ using namespace tucana::mpi;
 namespace {
 
 // Helpers run collective algorithms (their buffers are on the heap) and
-// user reduction functions: a modest stack is plenty.
+// user reduction functions: a modest stack is plenty by default
+// (--helper-stack-size sets another).
 constexpr std::size_t kHelperStack = 1u << 20;
+
+std::size_t helper_stack_size(const Config& config) {
+  return config.helper_stack_size ? config.helper_stack_size : std::min(config.stack_size, kHelperStack);
+}
 
 // The derived datatypes and the user operation of one non-blocking
 // collective, pinned for as long as it runs.
@@ -89,7 +94,7 @@ int launch(const Call& call, TMPI_Request* request, std::vector<TMPI_Datatype> t
   Runtime& rt = Runtime::get();
   auto* task = new Task{kept, r, std::move(body), Pins(std::move(types), op)};
   // MPI calls made on the helper belong to the subrank (f->user).
-  rt.scheduler->spawn_transient(&run_task, task, std::min(rt.config.stack_size, kHelperStack), call.me,
+  rt.scheduler->spawn_transient(&run_task, task, helper_stack_size(rt.config), call.me,
                                 call.me->world);
   return TMPI_SUCCESS;
 }

@@ -1,10 +1,12 @@
 #include "mpi/runtime.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "mpi/deadlock.h"
 #include "mpi/errors.h"
@@ -22,6 +24,27 @@ Subrank* current_subrank() {
 }
 
 namespace {
+
+// True when worker threads outnumber the cores they may run on: a process
+// bound to fewer cores than the machine has (the launcher's binding) counts
+// its own; an unbound one counts every process of the job on this node (the
+// launcher tells how many: Open MPI, MPICH/Hydra and PMI set these).
+bool worker_threads_oversubscribe(int workers) {
+  int machine = static_cast<int>(std::thread::hardware_concurrency());
+  cpu_set_t set;
+  int allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : machine;
+  if (allowed <= 0) return false;
+  if (allowed < machine) return workers > allowed;
+  int local_processes = 1;
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"}) {
+    if (const char* v = std::getenv(var); v && std::atoi(v) > 0) {
+      local_processes = std::atoi(v);
+      break;
+    }
+  }
+  return static_cast<long>(workers) * local_processes > allowed;
+}
+
 
 void print_error_once(const Runtime& rt, const std::string& message) {
   if (rt.transport.rank() == 0) std::fprintf(stderr, "tucana: error: %s\n", message.c_str());
@@ -153,6 +176,11 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   sc.stall_timeout_s = nprocs == 1 ? rt.config.deadlock_timeout : 0;
   sc.steal = rt.config.steal;
   sc.policy = rt.config.priority_policy ? sched::PolicyKind::kPriority : sched::PolicyKind::kRoundRobin;
+  sc.randomized = rt.config.sched_randomized;
+  // Each process draws its own sequence from the one seed.
+  sc.seed = sched::mix_seed(rt.config.sched_seed) ^ static_cast<std::uint64_t>(rt.transport.rank());
+  sc.oversubscribed = rt.config.oversubscribed >= 0 ? rt.config.oversubscribed == 1
+                                                    : worker_threads_oversubscribe(rt.config.workers);
   rt.scheduler = std::make_unique<sched::Scheduler>(sc);
   if (nprocs > 1 && rt.config.deadlock_timeout > 0) rt.detector = std::make_unique<DeadlockDetector>(rt);
   if (nprocs > 1) {

@@ -1,7 +1,7 @@
 // Process topologies: Cartesian (MPI_Dims_create, MPI_Cart_*), graph
 // (MPI_Graph_*), distributed graph (MPI_Dist_graph_*), the identity
 // mappings (MPI_Cart_map, MPI_Graph_map) and MPI_Topo_test. The neighbours
-// of any of them feed the neighbourhood collectives (collectives.cc).
+// of any of them feed the neighbourhood collectives (collectives_api.cc).
 //
 // Ranks never move (reorder is ignored): subranks have no placement to
 // improve that the program could not ask for with its own rank order.

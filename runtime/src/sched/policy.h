@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "fiber/fiber.h"
+#include "sched/random.h"
 
 namespace tucana::sched {
 
@@ -72,6 +73,16 @@ class FiberQueue {
     --size_;
     return f;
   }
+  // Removes and returns the fiber after `at`, a fiber of this queue that is
+  // not its tail.
+  fiber::Fiber* remove_after(fiber::Fiber* at) {
+    fiber::Fiber* f = at->next;
+    at->next = f->next;
+    if (tail_ == f) tail_ = at;
+    f->next = nullptr;
+    --size_;
+    return f;
+  }
   fiber::Fiber* front() const { return head_; }
   fiber::Fiber* back() const { return tail_; }
   bool empty() const { return head_ == nullptr; }
@@ -124,10 +135,38 @@ class PriorityPolicy final : public ReadyPolicy {
   FiberQueue queue_;  // highest priority first
 };
 
-enum class PolicyKind { kPriority, kRoundRobin };
+// Seeded random order (TUCANA_SCHED_SEED): the next fiber is drawn
+// uniformly among the ready ones; priorities are ignored. For testing: it
+// produces orders that the other policies never do, and the seed names the
+// sequence of draws. pick_next is O(queue length).
+class RandomPolicy final : public ReadyPolicy {
+ public:
+  explicit RandomPolicy(std::uint64_t seed) : rng_(seed) {}
+  void awakened(fiber::Fiber* f) override { queue_.push_back(f); }
+  fiber::Fiber* pick_next() override {
+    if (queue_.empty()) return nullptr;
+    std::uint64_t k = rng_.below(queue_.size());
+    if (k == 0) return queue_.pop_front();
+    fiber::Fiber* at = queue_.front();
+    while (--k > 0) at = at->next;
+    return queue_.remove_after(at);
+  }
+  bool has_ready() const override { return !queue_.empty(); }
+  std::size_t size() const override { return queue_.size(); }
+  int next_priority() const override { return 0; }
+  bool outranks(int) const override { return false; }
 
-inline std::unique_ptr<ReadyPolicy> make_policy(PolicyKind kind) {
+ private:
+  FiberQueue queue_;
+  Rng rng_;
+};
+
+enum class PolicyKind { kPriority, kRoundRobin, kRandom };
+
+// `seed`: RandomPolicy's.
+inline std::unique_ptr<ReadyPolicy> make_policy(PolicyKind kind, std::uint64_t seed = 0) {
   if (kind == PolicyKind::kRoundRobin) return std::make_unique<RoundRobinPolicy>();
+  if (kind == PolicyKind::kRandom) return std::make_unique<RandomPolicy>(seed);
   return std::make_unique<PriorityPolicy>();
 }
 

@@ -24,9 +24,22 @@ Fiber* Scheduler::current_fiber() {
   return w ? w->current() : nullptr;
 }
 
+// park_state: 0 running (or ready) without a permit, 1 a permit is waiting
+// for the next park, 2 parked. Only the unpark that moves 2 -> 0 makes the
+// fiber ready; a concurrent one then finds 0 and leaves a permit (the next
+// park returns at once: waiters re-check their condition), so no wake is
+// ever erased.
 void Scheduler::unpark(Fiber* f) {
-  if (f->park_state.exchange(1) == 2) {
-    f->park_state.store(0);
+  int state = f->park_state.load();
+  for (;;) {
+    if (state == 1) return;  // a permit is already there
+    if (state == 0) {
+      if (f->park_state.compare_exchange_weak(state, 1)) return;
+      continue;
+    }
+    if (f->park_state.compare_exchange_weak(state, 0)) break;  // 2 -> 0: ours to wake
+  }
+  {
     auto* home = static_cast<Worker*>(f->home);
     home->scheduler_.parked_.fetch_sub(1);
     home->scheduler_.note_progress();
@@ -62,7 +75,7 @@ Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string n
 // Runs on whoever resumes after a transient fiber finished: off its stack.
 void recycle_transient(Fiber* f, void* scheduler) {
   auto* s = static_cast<Scheduler*>(scheduler);
-  std::lock_guard<std::mutex> lock(s->transient_mutex_);
+  sync::MutexLock lock(s->transient_mutex_);
   s->transient_free_.push_back(f);
 }
 
@@ -71,7 +84,7 @@ void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack
   assert(w);
   Fiber* f = nullptr;
   {
-    std::lock_guard<std::mutex> lock(transient_mutex_);
+    sync::MutexLock lock(transient_mutex_);
     for (std::size_t i = 0; i < transient_free_.size(); ++i) {
       if (transient_free_[i]->stack().usable >= stack_size) {
         f = transient_free_[i];
@@ -101,6 +114,15 @@ void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack
 void Scheduler::exit_hook(Fiber* f) {
   (void)f;
   current_worker()->exit_current();
+}
+
+void Scheduler::wake_sleeping_thief(Worker* except) {
+  for (auto& w : workers_) {
+    if (w.get() != except && w->sleeping_.load()) {
+      w->wake();
+      return;
+    }
+  }
 }
 
 void Scheduler::on_fiber_exit() {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,17 @@ struct SchedulerConfig {
   bool steal = true;
   // The order of each worker's ready queue (sched/policy.h).
   PolicyKind policy = PolicyKind::kPriority;
+  // Seeded schedules, for testing (TUCANA_SCHED_SEED): every ready queue is
+  // a RandomPolicy, idle workers steal at random moments from random
+  // victims, and the network is polled at random points; `seed` (mixed
+  // with the worker's index) names every worker's sequence of decisions.
+  bool randomized = false;
+  std::uint64_t seed = 0;
+  // More worker threads on this machine than cores: idle workers then stop
+  // polling after a bounded budget even while messages are in flight, and
+  // nap between polls, so that they do not take cores from workers that
+  // compute.
+  bool oversubscribed = false;
 };
 
 class Scheduler {
@@ -127,6 +139,22 @@ class Scheduler {
  private:
   friend class Worker;
   bool finished() const { return live_.load(std::memory_order_acquire) == 0; }
+  // The network watcher: the one idle worker that naps briefly between
+  // polls instead of sleeping until woken. True when `worker` is (or has
+  // just become) the watcher.
+  bool claim_watch(int worker) {
+    int w = watcher_.load(std::memory_order_relaxed);
+    if (w == worker) return true;
+    return w < 0 && watcher_.compare_exchange_strong(w, worker);
+  }
+  // `worker` has work: if it was the watcher, a sleeping worker takes over.
+  void release_watch(int worker) {
+    if (watcher_.load(std::memory_order_relaxed) != worker) return;
+    watcher_.store(-1);
+    if (sleeping_workers_.load() > 0) wake_sleeping_thief(nullptr);
+  }
+  // Wakes one sleeping worker other than `except`.
+  void wake_sleeping_thief(Worker* except);
   bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
   bool poll();
   void check_stall();
@@ -137,9 +165,9 @@ class Scheduler {
   SchedulerConfig config_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
-  std::mutex transient_mutex_;
-  std::vector<std::unique_ptr<fiber::Fiber>> transient_all_;  // owned; guarded by transient_mutex_
-  std::vector<fiber::Fiber*> transient_free_;                 // finished, reusable
+  sync::Mutex transient_mutex_{sync::LockLevel::kFiberPool, "helper fiber pool"};
+  std::vector<std::unique_ptr<fiber::Fiber>> transient_all_ TUCANA_GUARDED_BY(transient_mutex_);  // owned
+  std::vector<fiber::Fiber*> transient_free_ TUCANA_GUARDED_BY(transient_mutex_);  // finished, reusable
 
   std::function<bool()> poll_hook_;
   std::function<void()> stall_handler_;
@@ -151,6 +179,8 @@ class Scheduler {
   std::atomic<std::int64_t> last_progress_ns_{0};
   std::atomic<std::int64_t> next_stall_check_ns_{0};
   std::atomic<bool> stall_reported_{false};
+  std::atomic<int> sleeping_workers_{0};
+  std::atomic<int> watcher_{-1};  // the network watcher's index, or -1
 };
 
 }  // namespace tucana::sched

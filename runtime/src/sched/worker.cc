@@ -1,6 +1,7 @@
 #include "sched/worker.h"
 
 #include <cassert>
+#include <cstdint>
 #include <cerrno>
 #include <chrono>
 #include <thread>
@@ -14,18 +15,55 @@ using fiber::Fiber;
 using fiber::Handoff;
 
 namespace {
-// Idle back-off: spin (polling) for this many rounds, then also give the core
-// to other threads now and then, then nap.
+// The idle policy (Worker::idle). An idle worker spins, polling, for
+// kSpinRounds rounds. Then:
+// - with a core for each worker thread, it keeps spinning while
+//   communication is in flight and for kYieldRounds rounds after (giving
+//   the core away every 16th), as responsive as can be;
+// - when worker threads outnumber cores (SchedulerConfig::oversubscribed),
+//   a spinning worker takes a core from one that computes: it polls on for
+//   a bounded budget of kBusyRounds rounds while messages are in flight
+//   (yielding every 4th), then naps kBusyNap between polls.
+// After that it sleeps until a fiber is made ready for it, except the
+// process's network watcher (one idle worker, when there is a network),
+// which naps kWatchNap between polls: a message from another process may
+// come for a parked subrank at any time. No sleep lasts more than kMaxSleep,
+// so that stall checks and stealing go on even if a wake-up were missed.
 constexpr unsigned kSpinRounds = 256;
 constexpr unsigned kYieldRounds = 4096;
+constexpr unsigned kBusyRounds = 1024;
+constexpr auto kBusyNap = std::chrono::microseconds(20);
+constexpr auto kWatchNap = std::chrono::microseconds(100);
+constexpr auto kMaxSleep = std::chrono::microseconds(5000);
 }  // namespace
 
 Worker::Worker(Scheduler& scheduler, int index)
     : scheduler_(scheduler),
       index_(index),
-      ready_(make_policy(scheduler.config().policy)),
+      ready_(make_policy(scheduler.config().randomized ? PolicyKind::kRandom : scheduler.config().policy,
+                         mix_seed(scheduler.config().seed) ^ static_cast<std::uint64_t>(index))),
       priority_(dynamic_cast<PriorityPolicy*>(ready_.get())),
-      stealing_(scheduler.config().steal && scheduler.config().workers > 1) {}
+      stealing_(scheduler.config().steal && scheduler.config().workers > 1),
+      randomized_(scheduler.config().randomized),
+      rng_(mix_seed(scheduler.config().seed + 0x51ed) ^ static_cast<std::uint64_t>(index)) {}
+
+void Worker::push_ready(Fiber* f) {
+  std::size_t queued;
+  {
+    ReadyLock lock(*this);
+    if (priority_) {
+      priority_->awakened(f);
+      queued = priority_->size();
+    } else {
+      ready_->awakened(f);
+      queued = ready_->size();
+    }
+  }
+  // More ready fibers than this worker can run now: a sleeping worker may
+  // take one (it would otherwise notice only at the end of its sleep).
+  if (queued > 1 && stealing_ && scheduler_.sleeping_workers_.load(std::memory_order_relaxed) > 0)
+    scheduler_.wake_sleeping_thief(this);
+}
 
 void Worker::requeue_action(Fiber* left, void* worker) {
   static_cast<Worker*>(worker)->push_ready(left);
@@ -49,7 +87,7 @@ void Worker::drain_inbox() {
   if (!inbox_nonempty_.load(std::memory_order_acquire)) return;
   Fiber* head;
   {
-    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    sync::MutexLock lock(inbox_mutex_);
     head = inbox_head_;
     inbox_head_ = inbox_tail_ = nullptr;
     inbox_nonempty_.store(false, std::memory_order_relaxed);
@@ -88,6 +126,19 @@ bool Worker::outranked(int priority) {
 
 Fiber* Worker::steal_from_others() {
   int n = scheduler_.workers();
+  if (randomized_) {
+    // Seeded schedules: sometimes not at all, else from a random victim
+    // that has a ready fiber, whatever its priority.
+    if (rng_.one_in(4)) return nullptr;
+    unsigned start = static_cast<unsigned>(rng_.below(static_cast<std::uint64_t>(n)));
+    for (int k = 0; k < n; ++k) {
+      int i = static_cast<int>((start + static_cast<unsigned>(k)) % static_cast<unsigned>(n));
+      int p = 0;
+      if (i != index_ && scheduler_.worker(i).peek_ready(&p))
+        if (Fiber* f = scheduler_.worker(i).steal()) return f;
+    }
+    return nullptr;
+  }
   Worker* best = nullptr;
   int best_priority = 0;
   unsigned best_index = steal_from_;
@@ -134,7 +185,7 @@ void Worker::make_ready(Fiber* f) {
     return;
   }
   {
-    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    sync::MutexLock lock(inbox_mutex_);
     f->next = nullptr;
     if (inbox_tail_) inbox_tail_->next = f; else inbox_head_ = f;
     inbox_tail_ = f;
@@ -145,7 +196,7 @@ void Worker::make_ready(Fiber* f) {
 
 void Worker::wake() {
   if (sleeping_.load()) {
-    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    sync::MutexLock lock(sleep_mutex_);
     sleep_cv_.notify_one();
   }
 }
@@ -153,23 +204,45 @@ void Worker::wake() {
 void Worker::idle(unsigned& idle_rounds) {
   ++idle_rounds;
   if (idle_rounds % 256 == 0) scheduler_.check_stall();
-  if (idle_rounds < kSpinRounds || scheduler_.busy()) {
-    cpu_relax();  // messages are in flight: stay responsive
-  } else if (idle_rounds < kYieldRounds) {
-    if (idle_rounds % 16 == 0) std::this_thread::yield();
-    else cpu_relax();
-  } else {
-    // Nothing for a while: sleep, but wake in time to poll the network again.
-    scheduler_.check_stall();
-    std::unique_lock<std::mutex> lock(sleep_mutex_);
-    sleeping_.store(true);
-    // (A thief may have moved the inbox into the ready queue.)
-    if (!inbox_nonempty_.load() && !has_ready() && !scheduler_.finished()) {
-      auto nap = scheduler_.poll_hook_ ? std::chrono::microseconds(100) : std::chrono::microseconds(2000);
-      sleep_cv_.wait_for(lock, nap);
-    }
-    sleeping_.store(false);
+  if (idle_rounds < kSpinRounds) {
+    cpu_relax();
+    return;
   }
+  bool busy = scheduler_.busy();
+  if (!scheduler_.config().oversubscribed) {
+    if (busy) {
+      cpu_relax();  // messages are in flight: stay responsive
+      return;
+    }
+    if (idle_rounds < kYieldRounds) {
+      if (idle_rounds % 16 == 0) std::this_thread::yield();
+      else cpu_relax();
+      return;
+    }
+  } else if (busy && idle_rounds < kSpinRounds + kBusyRounds) {
+    if (idle_rounds % 4 == 0) std::this_thread::yield();
+    else cpu_relax();
+    return;
+  }
+  scheduler_.check_stall();
+  std::chrono::microseconds nap = kMaxSleep;
+  if (busy) nap = kBusyNap;
+  else if (scheduler_.poll_hook_ && scheduler_.claim_watch(index_)) nap = kWatchNap;
+  sleep_for(nap);
+}
+
+void Worker::sleep_for(std::chrono::microseconds nap) {
+  sync::MutexLock lock(sleep_mutex_);
+  sleeping_.store(true);
+  scheduler_.sleeping_workers_.fetch_add(1);
+  // Re-checked after sleeping_ is set (seq_cst, as make_ready's store of
+  // inbox_nonempty_): a fiber handed over before this point is seen here,
+  // one handed over after it finds sleeping_ set and notifies. (A thief may
+  // have moved the inbox into the ready queue.)
+  if (!inbox_nonempty_.load() && !has_ready() && !scheduler_.finished())
+    sleep_mutex_.wait_for(sleep_cv_, nap);
+  scheduler_.sleeping_workers_.fetch_sub(1);
+  sleeping_.store(false);
 }
 
 void Worker::trace_switch_slow() {
@@ -195,6 +268,7 @@ void Worker::run() {
         running_since_ns_ = now;
       }
       idle_rounds = 0;
+      scheduler_.release_watch(index_);
       set_current(f);
       fiber::switch_context(&loop_context_, f->context(), Handoff{}, errno_);
       continue;
@@ -203,7 +277,8 @@ void Worker::run() {
       idle_since_ns = trace::now_ns();
       idle_open = true;
     }
-    if (scheduler_.poll()) {
+    // (Seeded schedules: the network is sometimes not polled this round.)
+    if (!(randomized_ && rng_.one_in(4)) && scheduler_.poll()) {
       idle_rounds = 0;
       continue;
     }

@@ -2,14 +2,20 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
+#include <chrono>
 #include <cstddef>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 
+#include "sync/mutex.h"
+
 #include "fiber/fiber.h"
 #include "sched/policy.h"
+#include "sched/random.h"
+#include "sync/mutex.h"
 #include "trace/trace.h"
 
 // The running fiber's Fiber::globals_delta, per worker thread (0 outside
@@ -86,34 +92,29 @@ class Worker {
 
  private:
   friend class Scheduler;
-  // Switches from the running fiber to the next ready one, or to the worker
-  // loop when none is ready; `handoff` says what to do with the fiber left.
   // The ready queue is the owner's alone unless other workers may steal
-  // from it; then a spinlock guards it (its critical sections are a few
-  // pointer moves).
-  class ReadyLock {
+  // from it; then ready_lock_ guards it (its critical sections are a few
+  // pointer moves). ReadyLock takes it only then: for the analysis it always
+  // holds it, which is the contract either way.
+  class TUCANA_SCOPED_CAPABILITY ReadyLock {
    public:
-    explicit ReadyLock(Worker& w) : w_(w.stealing_ ? &w : nullptr) {
-      if (w_)
-        while (w_->ready_lock_.exchange(true, std::memory_order_acquire)) cpu_relax();
+    explicit ReadyLock(Worker& w) TUCANA_ACQUIRE(w.ready_lock_) TUCANA_NO_THREAD_SAFETY_ANALYSIS
+        : lock_(w.stealing_ ? &w.ready_lock_ : nullptr) {
+      if (lock_) lock_->lock();
     }
-    ~ReadyLock() {
-      if (w_) w_->ready_lock_.store(false, std::memory_order_release);
+    ~ReadyLock() TUCANA_RELEASE() TUCANA_NO_THREAD_SAFETY_ANALYSIS {
+      if (lock_) lock_->unlock();
     }
     ReadyLock(const ReadyLock&) = delete;
     ReadyLock& operator=(const ReadyLock&) = delete;
 
    private:
-    Worker* w_;
+    sync::SpinLock* lock_;
   };
   // The default policy is called directly (its class is final, so the
   // calls inline): a virtual call on every switch costs about a fifth of a
   // yield. Other policies go through the interface.
-  void push_ready(fiber::Fiber* f) {
-    ReadyLock lock(*this);
-    if (priority_) priority_->awakened(f);
-    else ready_->awakened(f);
-  }
+  void push_ready(fiber::Fiber* f);
   fiber::Fiber* pop_ready() {
     ReadyLock lock(*this);
     return priority_ ? priority_->pick_next() : ready_->pick_next();
@@ -122,6 +123,8 @@ class Worker {
     ReadyLock lock(*this);
     return ready_->has_ready();
   }
+  // Switches from the running fiber to the next ready one, or to the worker
+  // loop when none is ready; `handoff` says what to do with the fiber left.
   inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
   fiber::Fiber* next_ready() {
     if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
@@ -133,7 +136,11 @@ class Worker {
   inline void maybe_poll();
   void drain_inbox();
   void poll_while_busy();
+  // One round of the idle policy (worker.cc), after a round found nothing
+  // to run or to poll.
   void idle(unsigned& idle_rounds);
+  // Sleeps until wake() or for `nap`, unless a fiber became ready.
+  void sleep_for(std::chrono::microseconds nap);
 
   // Tracing: the span of the fiber that stops running now ends here.
   void trace_switch() {
@@ -158,32 +165,46 @@ class Worker {
     current_ = f;
     tucana_priv_current_delta = f ? f->globals_delta : 0;
   }
-  std::unique_ptr<ReadyPolicy> ready_;  // guarded by ReadyLock
-  PriorityPolicy* priority_;            // ready_, when it is the PriorityPolicy
-  std::atomic<bool> ready_lock_{false};
+  sync::SpinLock ready_lock_{sync::LockLevel::kReadyQueue, "ready queue"};
+  // (The pointers are set once; the queues they point to are guarded.)
+  const std::unique_ptr<ReadyPolicy> ready_ TUCANA_PT_GUARDED_BY(ready_lock_);
+  PriorityPolicy* const priority_ TUCANA_PT_GUARDED_BY(ready_lock_);  // ready_, when it is the PriorityPolicy
   bool stealing_ = false;   // other workers may take ready fibers from ready_
+  // Seeded schedules (SchedulerConfig::randomized): rng_ draws this worker's
+  // decisions (when to poll, whether and from whom to steal). Owner only.
+  bool randomized_ = false;
+  Rng rng_;
   unsigned steal_from_ = 0; // round robin over the other workers
   unsigned switches_ = 0;
   const std::atomic<int>* in_flight_ = nullptr;
   std::int64_t running_since_ns_ = 0;  // tracing: when current_ started running
 
   // Fibers made ready by other threads; moved to ready_ by the owner.
-  std::mutex inbox_mutex_;
-  fiber::Fiber* inbox_head_ = nullptr;
-  fiber::Fiber* inbox_tail_ = nullptr;
+  sync::Mutex inbox_mutex_{sync::LockLevel::kInbox, "worker inbox"};
+  fiber::Fiber* inbox_head_ TUCANA_GUARDED_BY(inbox_mutex_) = nullptr;
+  fiber::Fiber* inbox_tail_ TUCANA_GUARDED_BY(inbox_mutex_) = nullptr;
   std::atomic<bool> inbox_nonempty_{false};
 
   // Sleep when there is nothing to do for a while.
-  std::mutex sleep_mutex_;
+  sync::Mutex sleep_mutex_{sync::LockLevel::kSleep, "worker sleep"};
   std::condition_variable sleep_cv_;
   std::atomic<bool> sleeping_{false};
 };
 
 inline void Worker::maybe_poll() {
-  if (++switches_ % kSwitchesPerPoll == 0 || busy()) poll_while_busy();
+  ++switches_;
+  if (__builtin_expect(randomized_, 0)) {
+    // Seeded schedules: at random switches, more often with messages in flight.
+    if (rng_.one_in(busy() ? 2 : kSwitchesPerPoll)) poll_while_busy();
+    return;
+  }
+  if (switches_ % kSwitchesPerPoll == 0 || busy()) poll_while_busy();
 }
 
 inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handoff) {
+  // A lock held across a switch would be released on another thread, or
+  // block this worker's other fibers.
+  assert(sync::locks_held() == 0 && "a fiber switches while holding a lock");
   maybe_poll();
   fiber::Fiber* next = next_ready();
   trace_switch();
@@ -198,6 +219,7 @@ inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handof
 }
 
 inline void Worker::yield() {
+  assert(sync::locks_held() == 0 && "a fiber yields while holding a lock");
   fiber::Fiber* self = current_;
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   maybe_poll();

@@ -5,6 +5,7 @@
 // one tooling::Replacements, which reports overlaps.
 #pragma once
 
+#include <cassert>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,8 +16,16 @@ namespace tucana::translate {
 
 class EditSet {
  public:
-  void insert(unsigned offset, int rank, std::string text) { inserts_[offset].emplace(rank, std::move(text)); }
+  // Contract: `text` is not empty (an empty insertion is a stage's bug).
+  void insert(unsigned offset, int rank, std::string text) {
+    assert(!text.empty() && "an empty insertion");
+    inserts_[offset].emplace(rank, std::move(text));
+  }
+  // Contract: length > 0 (an insertion is insert()'s job) and the range does
+  // not wrap around.
   void replace(unsigned offset, unsigned length, std::string text) {
+    assert(length > 0 && "a replacement of nothing: use insert()");
+    assert(offset + length > offset && "a replaced range wraps around");
     replaces_.push_back({offset, length, std::move(text)});
   }
   bool empty() const { return inserts_.empty() && replaces_.empty(); }

@@ -16,7 +16,8 @@ const clang::Stmt* unwrap_attributes(const clang::Stmt* s);
 
 // Offset just past the last token of `s` as written: a macro call at the
 // end counts whole, and an OpenMP directive ends with the statement it
-// applies to, not with its pragma line.
+// applies to, not with its pragma line. Contract (both functions): `s` is
+// not null and its end is in a file (not in a builtin or scratch buffer).
 unsigned end_offset(const clang::SourceManager& sm, const clang::LangOptions& lo, const clang::Stmt* s);
 
 // The same, extended over the ';' that ends a statement when there is one
