@@ -5,6 +5,8 @@
 #   scripts/test.sh --sanitize  the runtime's tests under AddressSanitizer and
 #                               UndefinedBehaviorSanitizer          (build-asan/)
 #   scripts/test.sh --mpich     the point-to-point tests with MPICH (build-mpich/)
+#   scripts/test.sh --thread-safety  the unit tests, built with Clang's
+#                               thread-safety analysis as errors    (build-tsa/)
 # Extra arguments after the mode go to ctest (e.g. -R p2p_ordering).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -12,7 +14,7 @@ cd "$TUCANA_ROOT"
 
 mode=default
 case "${1:-}" in
-  --sanitize | --mpich) mode=${1#--}; shift ;;
+  --sanitize | --mpich | --thread-safety) mode=${1#--}; shift ;;
 esac
 
 case "$mode" in
@@ -38,5 +40,22 @@ case "$mode" in
       -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DTUCANA_NATIVE_MPIRUN=mpiexec.mpich \
       -DTUCANA_BUILD_BENCHMARKS=OFF
     ctest --test-dir build-mpich --output-on-failure -j 2 -L mpi "$@"
+    ;;
+  thread-safety)
+    scripts/setup-deps.sh
+    # The runtime and its unit tests with Clang 16 and -DTUCANA_THREAD_SAFETY=ON:
+    # a broken lock annotation is a compile error (docs/testing.md). Any
+    # other warning in the runtime's own sources fails the mode too. (The
+    # MPI test programs are not built: only the unit tests run here.)
+    CC=clang-16 CXX=clang++-16 cmake -S "$TUCANA_ROOT" -B build-tsa -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DTUCANA_THREAD_SAFETY=ON -DTUCANA_BUILD_TRANSLATOR=OFF -DTUCANA_BUILD_BENCHMARKS=OFF \
+      >build-tsa.configure.log 2>&1 || { cat build-tsa.configure.log; exit 1; }
+    cmake --build build-tsa -j "$(nproc)" --target tucana_main tucana_unit_test_programs 2>&1 |
+      tee build-tsa/build.log
+    if grep -E "^$TUCANA_ROOT/runtime/.*: warning:" build-tsa/build.log; then
+      echo "test.sh --thread-safety: the runtime does not compile warning-free with Clang (above)" >&2
+      exit 1
+    fi
+    ctest --test-dir build-tsa --output-on-failure -j 2 -L unit "$@"
     ;;
 esac

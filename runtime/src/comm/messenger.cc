@@ -26,13 +26,22 @@ struct Messenger::Message {
   Message* next = nullptr;
 };
 
+// A subrank's queues. The mailbox lock is taken under the transport lock (in
+// the arrival handler), never the other way round; under it only fibers are
+// unparked (inner locks of the scheduler).
 struct Messenger::Mailbox {
-  std::mutex mutex;
-  Operation* posted_head = nullptr;
-  Operation* posted_tail = nullptr;
-  Message* arrived_head = nullptr;
-  Message* arrived_tail = nullptr;
-  std::vector<fiber::Fiber*> arrival_waiters;
+  sync::Mutex mutex{sync::LockLevel::kMailbox, "mailbox of a subrank"};
+  Operation* posted_head TUCANA_GUARDED_BY(mutex) = nullptr;
+  Operation* posted_tail TUCANA_GUARDED_BY(mutex) = nullptr;
+  Message* arrived_head TUCANA_GUARDED_BY(mutex) = nullptr;
+  Message* arrived_tail TUCANA_GUARDED_BY(mutex) = nullptr;
+  std::vector<fiber::Fiber*> arrival_waiters TUCANA_GUARDED_BY(mutex);
+
+  // Wakes the fibers waiting for an arrival here.
+  void notify_arrival() TUCANA_REQUIRES(mutex) {
+    for (fiber::Fiber* f : arrival_waiters) sched::Scheduler::unpark(f);
+    arrival_waiters.clear();
+  }
 };
 
 namespace {
@@ -94,15 +103,21 @@ void set_match(Operation* recv, int source, int tag, std::size_t bytes) {
 Messenger::Messenger(const Layout& layout, Transport& transport, std::size_t eager_limit)
     : layout_(layout), transport_(transport), eager_limit_(eager_limit) {
   for (int i = 0; i < layout.local_count(); ++i) mailboxes_.push_back(new Mailbox);
-  transport_.set_arrival_handler([this](const Arrival& a) { on_arrival(a); });
+  transport_.set_arrival_handler([this](const Arrival& a) {
+    transport_.assert_in_handler();  // Transport::arrivals_locked calls it with its lock held
+    on_arrival(a);
+  });
 }
 
 Messenger::~Messenger() {
   for (Mailbox* box : mailboxes_) {
-    while (Message* m = box->arrived_head) {
-      box->arrived_head = m->next;
-      std::free(m->data);
-      delete m;
+    {
+      sync::MutexLock lock(box->mutex);  // (no other thread uses it any more; for the analysis)
+      while (Message* m = box->arrived_head) {
+        box->arrived_head = m->next;
+        std::free(m->data);
+        delete m;
+      }
     }
     delete box;
   }
@@ -114,7 +129,7 @@ Messenger::Mailbox& Messenger::mailbox(int world) {
 
 bool Messenger::cancel_receive(Operation* op) {
   Mailbox& box = mailbox(op->owner);
-  std::lock_guard<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   return unlink_first(box.posted_head, box.posted_tail, [op](Operation* o) { return o == op; }) != nullptr;
 }
 
@@ -125,11 +140,6 @@ void Messenger::post(Operation* op) {
     post_receive(op);
 }
 
-void Messenger::notify_arrival(Mailbox& box) {
-  for (fiber::Fiber* f : box.arrival_waiters) sched::Scheduler::unpark(f);
-  box.arrival_waiters.clear();
-}
-
 void Messenger::post_send(Operation* op) {
   if (!layout_.is_local(op->peer)) {
     op->done = &transport_done;
@@ -137,7 +147,7 @@ void Messenger::post_send(Operation* op) {
     return;
   }
   Mailbox& box = mailbox(op->peer);
-  std::unique_lock<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   Operation* recv = unlink_first(box.posted_head, box.posted_tail, [&](Operation* r) {
     return accepts(r, op->ctx, op->owner, op->tag);
   });
@@ -159,14 +169,14 @@ void Messenger::post_send(Operation* op) {
     m->send = op;
   }
   append(box.arrived_head, box.arrived_tail, m);
-  notify_arrival(box);
+  box.notify_arrival();
   lock.unlock();
   if (eager) complete(op);
 }
 
 void Messenger::post_receive(Operation* op) {
   Mailbox& box = mailbox(op->owner);
-  std::unique_lock<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   Message* m = unlink_first(box.arrived_head, box.arrived_tail, [&](Message* a) {
     return accepts(op, a->ctx, a->source, a->tag);
   });
@@ -203,7 +213,7 @@ void Messenger::deliver(Message* m, Operation* recv) {
 // Runs inside Transport::poll with the transport lock held.
 void Messenger::on_arrival(const Arrival& a) {
   Mailbox& box = mailbox(layout_.first_local() + a.dst_local);
-  std::unique_lock<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   Operation* recv = unlink_first(box.posted_head, box.posted_tail, [&](Operation* r) {
     return accepts(r, a.ctx, a.src_world, a.tag);
   });
@@ -226,12 +236,12 @@ void Messenger::on_arrival(const Arrival& a) {
     m->remote = a.message;  // long: received straight into the user's buffer later
   }
   append(box.arrived_head, box.arrived_tail, m);
-  notify_arrival(box);
+  box.notify_arrival();
 }
 
 bool Messenger::probe(int owner, int ctx, int source, int tag, ProbeResult* out) {
   Mailbox& box = mailbox(owner);
-  std::lock_guard<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   for (Message* m = box.arrived_head; m; m = m->next) {
     if (matches(ctx, source, tag, m->ctx, m->source, m->tag)) {
       *out = ProbeResult{m->source, m->tag, m->bytes};
@@ -243,7 +253,7 @@ bool Messenger::probe(int owner, int ctx, int source, int tag, ProbeResult* out)
 
 void Messenger::wait_for_arrival(int owner, fiber::Fiber* f) {
   Mailbox& box = mailbox(owner);
-  std::lock_guard<std::mutex> lock(box.mutex);
+  sync::MutexLock lock(box.mutex);
   box.arrival_waiters.push_back(f);
 }
 

@@ -17,7 +17,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "comm/layout.h"
@@ -93,9 +92,9 @@ class Messenger {
   Mailbox& mailbox(int world);
   void post_send(Operation* op);
   void post_receive(Operation* op);
-  void on_arrival(const Arrival& a);
+  // The transport's arrival handler: runs under the transport lock.
+  void on_arrival(const Arrival& a) TUCANA_REQUIRES(transport_.mutex());
   void deliver(Message* m, Operation* recv);
-  void notify_arrival(Mailbox& box);
 
   const Layout& layout_;
   Transport& transport_;

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include <unistd.h>
@@ -55,15 +54,13 @@ struct Pending {
 };
 }  // namespace
 
+// Everything here is guarded by the transport lock (Transport::mutex_,
+// through impl_'s annotation).
 struct Transport::Impl {
-  std::mutex mutex;
   // Real communicators: the messages (context id >> C chooses one), and
   // the acknowledgements of synchronous ones.
   std::vector<MPI_Comm> data;
   MPI_Comm acks = MPI_COMM_NULL;
-  // Per real communicator of `data`: how many context ids on it the
-  // subranks of this process use (0 is always looked at: MPI_COMM_WORLD).
-  std::unique_ptr<std::atomic<int>[]> users;
   // 0, 1, 2, ...: the payload of an acknowledgement names the real
   // communicator of the message it acknowledges (never written after
   // configure(), so pending sends may point into it).
@@ -71,7 +68,7 @@ struct Transport::Impl {
   // Per real communicator: probes in a row that found nothing. One that
   // has been quiet for kQuietAfter probes is looked at in turn with the
   // other quiet ones, one per poll, so that many communicators alive (and
-  // idle) cost a poll little. Only touched with the lock held.
+  // idle) cost a poll little.
   std::vector<int> quiet;
   int next_quiet = 1;
   // The deadlock detector's agreements.
@@ -120,13 +117,14 @@ bool Transport::configure(const Layout& layout, std::string* error) {
   context_bits_ = plan.format.context_bits;
   user_tag_ub_ = plan.user_tag_ub;
   if (layout.nprocs > 1) {
+    sync::MutexLock lock(mutex_);  // (no other thread runs yet; for the analysis)
     // Enough real communicators for kMaxRemoteContexts ids, within reason.
     data_comms_ = std::max(1, std::min(kMaxDataComms, kMaxRemoteContexts >> context_bits_));
     impl_->data.assign(static_cast<std::size_t>(data_comms_), MPI_COMM_NULL);
     for (MPI_Comm& c : impl_->data) MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    impl_->users.reset(new std::atomic<int>[static_cast<std::size_t>(data_comms_)]);
+    users_.reset(new std::atomic<int>[static_cast<std::size_t>(data_comms_)]);
     for (int k = 0; k < data_comms_; ++k) {
-      impl_->users[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
+      users_[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
       impl_->comm_index.push_back(k);
     }
     impl_->quiet.assign(static_cast<std::size_t>(data_comms_), 0);
@@ -138,8 +136,8 @@ bool Transport::configure(const Layout& layout, std::string* error) {
 
 void Transport::note_context(int ctx, bool in_use) {
   int k = ctx >> context_bits_;
-  if (size_ == 1 || !impl_->users || k < 0 || k >= data_comms_) return;
-  impl_->users[static_cast<std::size_t>(k)].fetch_add(in_use ? 1 : -1, std::memory_order_relaxed);
+  if (size_ == 1 || !users_ || k < 0 || k >= data_comms_) return;
+  users_[static_cast<std::size_t>(k)].fetch_add(in_use ? 1 : -1, std::memory_order_relaxed);
 }
 
 void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag,
@@ -155,7 +153,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
     abort(1);
   }
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  sync::MutexLock lock(mutex_);
   MPI_Request r;
   if (!synchronous) {
     MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)],
@@ -167,6 +165,7 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   auto* sync = new SyncSend{dst_proc, real_tag, comm, done};
   auto* sent = new SyncSent;
   sent->sync = sync;
+  // Runs from track_locked or poll_locked, under the lock.
   sent->done = [](Completion* c, int) {
     auto* s = static_cast<SyncSent*>(c);
     SyncSend* sync = s->sync;
@@ -208,7 +207,7 @@ void Transport::acknowledge_in_handler(const SyncAck& ack) {
 }
 
 void Transport::acknowledge(const SyncAck& ack) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  sync::MutexLock lock(mutex_);
   acknowledge_in_handler(ack);
 }
 
@@ -282,14 +281,15 @@ void* Transport::take_in_handler(RemoteMessage* m) {
 }
 
 void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  sync::MutexLock lock(mutex_);
   post_receive_locked(m, buf, capacity, done);
 }
 
 bool Transport::poll() {
   if (size_ == 1) return false;
-  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
-  if (!lock.owns_lock() || impl_->finalized) return false;
+  if (!mutex_.try_lock()) return false;
+  sync::MutexLock lock(mutex_, std::adopt_lock);
+  if (impl_->finalized) return false;
   return poll_locked();
 }
 
@@ -341,7 +341,7 @@ bool Transport::poll_locked() {
   int budget = 64;
   for (int k = 0; k < data_comms_ && budget > 0; ++k) {
     std::size_t i = static_cast<std::size_t>(k);
-    if (k > 0 && (im.users[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] >= kQuietAfter)) continue;
+    if (k > 0 && (users_[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] >= kQuietAfter)) continue;
     if (arrivals_locked(k, &budget)) {
       moved = true;
       im.quiet[i] = 0;
@@ -352,7 +352,7 @@ bool Transport::poll_locked() {
   for (int n = 1; n < data_comms_ && budget > 0; ++n) {
     std::size_t i = static_cast<std::size_t>(im.next_quiet);
     im.next_quiet = im.next_quiet % (data_comms_ - 1) + 1;  // 1 .. data_comms_ - 1
-    if (im.users[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] < kQuietAfter) continue;
+    if (users_[i].load(std::memory_order_relaxed) <= 0 || im.quiet[i] < kQuietAfter) continue;
     if (arrivals_locked(static_cast<int>(i), &budget)) {
       moved = true;
       im.quiet[i] = 0;
@@ -392,8 +392,8 @@ bool Transport::arrivals_locked(int k, int* budget) {
 }
 
 bool Transport::agreement_start(const long long in[kAgreementValues]) {
-  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  if (!mutex_.try_lock()) return false;
+  sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement == MPI_REQUEST_NULL);
   std::memcpy(impl_->agreement_in, in, sizeof impl_->agreement_in);
   MPI_Iallreduce(impl_->agreement_in, impl_->agreement_out, kAgreementValues, MPI_LONG_LONG, MPI_SUM,
@@ -402,8 +402,8 @@ bool Transport::agreement_start(const long long in[kAgreementValues]) {
 }
 
 int Transport::agreement_test(long long out[kAgreementValues]) {
-  std::unique_lock<std::mutex> lock(impl_->mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return -1;
+  if (!mutex_.try_lock()) return -1;
+  sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement != MPI_REQUEST_NULL);
   int flag = 0;
   MPI_Test(&impl_->agreement, &flag, MPI_STATUS_IGNORE);
@@ -413,7 +413,7 @@ int Transport::agreement_test(long long out[kAgreementValues]) {
 }
 
 void Transport::gather_text(const std::string& text, std::string* all) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  sync::MutexLock lock(mutex_);
   int length = static_cast<int>(text.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, impl_->detector);
@@ -430,7 +430,7 @@ void Transport::gather_text(const std::string& text, std::string* all) {
 
 void Transport::finalize() {
   {
-    std::unique_lock<std::mutex> lock(impl_->mutex);
+    sync::MutexLock lock(mutex_);
     while (size_ > 1 && !impl_->requests.empty()) poll_locked();
     for (MPI_Comm& c : impl_->data)
       if (c != MPI_COMM_NULL) MPI_Comm_free(&c);

@@ -28,9 +28,14 @@
 // layer above, never by MPI's tag matching. MPI's non-overtaking rule between
 // two processes carries over to every pair of subranks.
 //
-// Thread safety: MPI is initialized MPI_THREAD_SERIALIZED; one lock guards
-// every MPI call, and poll() only try-locks it, so one worker at a time acts
-// as the communicator while the others keep computing.
+// Thread safety: MPI is initialized MPI_THREAD_SERIALIZED; one lock (the
+// "transport" lock, LockLevel::kTransport) guards every MPI call and the
+// state behind impl_, and poll() only try-locks it, so one worker at a time
+// acts as the communicator while the others keep computing. Completions and
+// the arrival handler run under it: they may take only locks of inner
+// levels, and must not block, park or call back into the transport except
+// through the *_in_handler functions (docs/runtime.md, "Locks and their
+// order").
 #pragma once
 
 #include <atomic>
@@ -41,6 +46,7 @@
 
 #include "comm/layout.h"
 #include "comm/tag_encoding.h"
+#include "sync/mutex.h"
 
 namespace tucana::comm {
 
@@ -107,28 +113,37 @@ class Transport {
   // transport lock held. It must eventually receive every message it is
   // given: now, with receive_in_handler or take_in_handler, or later with
   // receive().
-  void set_arrival_handler(std::function<void(const Arrival&)> handler) {
+  void set_arrival_handler(std::function<void(const Arrival&)> handler) TUCANA_EXCLUDES(mutex_) {
+    sync::MutexLock lock(mutex_);
     handler_ = std::move(handler);
   }
+  // The transport lock, for the annotations of the arrival handler
+  // (TUCANA_REQUIRES(transport.mutex())) and of completions.
+  sync::Mutex& mutex() TUCANA_RETURN_CAPABILITY(mutex_) { return mutex_; }
+  // In the arrival handler: tells the analysis (and, with the lock-order
+  // checks, checks) that the calling thread holds the transport lock.
+  void assert_in_handler() const TUCANA_ASSERT_CAPABILITY(mutex_) { mutex_.assert_held(); }
   // Only inside the arrival handler: receive `m` into `buf` (a short message
   // at once, a long one in the background).
-  void receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+  void receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done)
+      TUCANA_REQUIRES(mutex_);
   // Only inside the arrival handler: receive `m` now into a new buffer
   // allocated with malloc (the caller frees it). For short messages.
-  void* take_in_handler(RemoteMessage* m);
+  void* take_in_handler(RemoteMessage* m) TUCANA_REQUIRES(mutex_);
 
   // Sends `bytes` at `buf` from subrank src_world to dst_world (another
   // process). done->done runs from a later poll() when `buf` may be reused
-  // (for a synchronous send: when the receiver has matched it). Any thread.
+  // (for a synchronous send: when the receiver has matched it). Any thread
+  // (done->done may also run before send returns, under the lock).
   void send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag, int ctx,
-            bool synchronous, Completion* done);
+            bool synchronous, Completion* done) TUCANA_EXCLUDES(mutex_);
   // Receives a message kept from the arrival handler into `buf`. Any thread.
-  void receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+  void receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) TUCANA_EXCLUDES(mutex_);
 
   // Tells the sender of a synchronous message that a receive matched it.
   // Any thread; in the arrival handler use acknowledge_in_handler.
-  void acknowledge(const SyncAck& ack);
-  void acknowledge_in_handler(const SyncAck& ack);
+  void acknowledge(const SyncAck& ack) TUCANA_EXCLUDES(mutex_);
+  void acknowledge_in_handler(const SyncAck& ack) TUCANA_REQUIRES(mutex_);
 
   // The number of operations in flight (a hint, read without the lock).
   const std::atomic<int>& in_flight() const { return in_flight_; }
@@ -149,35 +164,42 @@ class Transport {
   // of its own. Returns false (nothing started) when another thread holds
   // the lock. Contract: at most one agreement outstanding per process, and
   // every process starts its agreements in the same order.
-  bool agreement_start(const long long in[kAgreementValues]);
+  bool agreement_start(const long long in[kAgreementValues]) TUCANA_EXCLUDES(mutex_);
   // Tests the outstanding agreement: 1 and `out` filled when it completed, 0
   // when not yet, -1 when another thread holds the lock.
-  int agreement_test(long long out[kAgreementValues]);
+  int agreement_test(long long out[kAgreementValues]) TUCANA_EXCLUDES(mutex_);
   // Collective over all processes, blocking: process 0 gets every process's
   // `text` in process order in `all`.
-  void gather_text(const std::string& text, std::string* all);
+  void gather_text(const std::string& text, std::string* all) TUCANA_EXCLUDES(mutex_);
 
   // Makes progress if no other thread is doing so: completes finished
   // operations and hands new arrivals to the handler. True if anything moved.
-  bool poll();
+  bool poll() TUCANA_EXCLUDES(mutex_);
 
   // Waits for every pending operation, then finalizes MPI. Call once, after
   // all subranks have finished.
-  void finalize();
+  void finalize() TUCANA_EXCLUDES(mutex_);
   [[noreturn]] void abort(int code);
 
  private:
   struct Impl;
-  bool poll_locked();
-  bool poll_acks_locked();
+  bool poll_locked() TUCANA_REQUIRES(mutex_);
+  bool poll_acks_locked() TUCANA_REQUIRES(mutex_);
   // Hands the messages waiting on real communicator `k` to the handler, at
   // most *budget of them (counted down); true if there was one.
-  bool arrivals_locked(int k, int* budget);
-  void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done);
+  bool arrivals_locked(int k, int* budget) TUCANA_REQUIRES(mutex_);
+  void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done)
+      TUCANA_REQUIRES(mutex_);
   // Tracks `r` until it completes, or completes it now if it already has.
-  void track_locked(void* request, Completion* done);
+  void track_locked(void* request, Completion* done) TUCANA_REQUIRES(mutex_);
 
-  std::unique_ptr<Impl> impl_;
+  sync::Mutex mutex_{sync::LockLevel::kTransport, "transport"};
+  // The MPI state (requests, real communicators, ...): only with mutex_.
+  std::unique_ptr<Impl> impl_ TUCANA_PT_GUARDED_BY(mutex_);
+  // Per real communicator: how many context ids on it the subranks of this
+  // process use (0 is always looked at: MPI_COMM_WORLD). Atomic: any thread
+  // notes its contexts without the lock (note_context).
+  std::unique_ptr<std::atomic<int>[]> users_;
   int rank_ = 0;
   int size_ = 1;
   int real_tag_bits_ = 0;
@@ -186,7 +208,7 @@ class Transport {
   int data_comms_ = 1;
   int user_tag_ub_ = 0;
   std::string processor_name_;
-  std::function<void(const Arrival&)> handler_;
+  std::function<void(const Arrival&)> handler_ TUCANA_GUARDED_BY(mutex_);
   const Layout* layout_ = nullptr;
   std::atomic<int> in_flight_{0};
   std::atomic<long long> sent_{0};      // written under the lock

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
+#include <mutex>  // std::call_once
 #include <vector>
+
+#include "sync/mutex.h"
 
 namespace tucana::fiber {
 
@@ -25,9 +27,12 @@ struct GuardEntry {
 };
 
 constexpr int kMaxGuards = 1 << 16;
-GuardEntry g_guards[kMaxGuards];
+// Serializes register/unregister (taken when stacks are made, possibly
+// under the scheduler's fiber pool lock: an inner level).
+sync::Mutex g_guard_mutex(sync::LockLevel::kLeaf, "stack guards");
+// Written under g_guard_mutex; on_fault reads them without it.
+GuardEntry g_guards[kMaxGuards] TUCANA_GUARDED_BY(g_guard_mutex);
 std::atomic<int> g_guard_high{0};  // slots [0, high) have been used
-std::mutex g_guard_mutex;          // serializes register/unregister
 std::atomic<FaultFallback> g_fallback{nullptr};
 
 // Async-signal-safe formatting of an unsigned number into buf.
@@ -51,7 +56,9 @@ void write_all(const char* s, std::size_t n) {
   }
 }
 
-void on_fault(int sig, siginfo_t* info, void* context) {
+// A signal handler: it cannot take the lock, and reads the table by the
+// publication protocol above instead (hence no analysis).
+void on_fault(int sig, siginfo_t* info, void* context) TUCANA_NO_THREAD_SAFETY_ANALYSIS {
   const char* addr = static_cast<const char*>(info->si_addr);
   int n = g_guard_high.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i) {
@@ -84,7 +91,7 @@ void on_fault(int sig, siginfo_t* info, void* context) {
 }  // namespace
 
 int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable) {
-  std::lock_guard<std::mutex> lock(g_guard_mutex);
+  sync::MutexLock lock(g_guard_mutex);
   int high = g_guard_high.load(std::memory_order_relaxed);
   int slot = 0;
   while (slot < high && g_guards[slot].lo.load(std::memory_order_relaxed)) ++slot;
@@ -100,7 +107,7 @@ int register_guard(const void* lo, const void* hi, const char* name, std::size_t
 
 void unregister_guard(int slot) {
   if (slot < 0) return;
-  std::lock_guard<std::mutex> lock(g_guard_mutex);
+  sync::MutexLock lock(g_guard_mutex);
   g_guards[slot].lo.store(nullptr, std::memory_order_release);
 }
 
@@ -121,9 +128,9 @@ void install_overflow_handler() {
   // alternate signal stack. Keep one that exists (sanitizers install theirs).
   stack_t current;
   if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
-  static std::mutex mutex;
-  static std::vector<void*> stacks;  // kept for the life of the process
-  std::lock_guard<std::mutex> lock(mutex);
+  static sync::Mutex mutex(sync::LockLevel::kLeaf, "signal stacks");
+  static std::vector<void*> stacks TUCANA_GUARDED_BY(mutex);  // kept for the life of the process
+  sync::MutexLock lock(mutex);
   stack_t ss;
   ss.ss_size = 64 * 1024;
   ss.ss_sp = malloc(ss.ss_size);

@@ -22,14 +22,14 @@ RandomState::RandomState() {
 }
 
 void RandomState::seed(unsigned int seed) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  sync::MutexLock lock(mutex_);
   int rc = srandom_r(seed, &data_);
   assert(rc == 0);
   (void)rc;
 }
 
 std::int32_t RandomState::next() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  sync::MutexLock lock(mutex_);
   std::int32_t result = 0;
   int rc = random_r(&data_, &result);
   assert(rc == 0);

@@ -8,9 +8,9 @@
 #include <stdlib.h>  // struct random_data
 
 #include <cstdint>
-#include <mutex>
 
 #include "libc/libc_fwd.h"
+#include "sync/mutex.h"
 
 namespace tucana::libc {
 
@@ -60,9 +60,9 @@ class RandomState {
   // Serializes the subrank's helper fibers (and, for the process-wide state,
   // threads the program starts) with each other: random_r() on one state
   // from two threads at once can run its pointers past the table.
-  std::mutex mutex_;
-  random_data data_;
-  std::int32_t state_[32];  // 128 bytes, glibc's default degree (TYPE_3)
+  sync::Mutex mutex_{sync::LockLevel::kLeaf, "random() state"};
+  random_data data_ TUCANA_GUARDED_BY(mutex_);
+  std::int32_t state_[32] TUCANA_GUARDED_BY(mutex_);  // 128 bytes, glibc's default degree (TYPE_3)
 };
 
 struct State {

@@ -9,13 +9,13 @@
 #include <tucana/tmpi.h>
 
 #include <map>
-#include <mutex>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "mpi/attributes.h"
 #include "mpi/errors.h"
+#include "sync/mutex.h"
 
 using namespace tucana::mpi;
 
@@ -34,18 +34,19 @@ struct Keyval {
 using Object = std::tuple<int, int, int>;  // kind, owner subrank (or -1), handle
 using Values = std::vector<std::pair<int, void*>>;  // keyval, value; in the order set
 
+// The callbacks (copy and delete functions) run without the lock: they may
+// call MPI themselves.
 struct AttributeTable {
-  std::mutex lock;
-  std::vector<Keyval> keyvals;  // keyval - kFirstKeyval
-  std::map<Object, Values> values;
+  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "attributes"};
+  std::vector<Keyval> keyvals TUCANA_GUARDED_BY(lock);  // keyval - kFirstKeyval
+  std::map<Object, Values> values TUCANA_GUARDED_BY(lock);
 };
 AttributeTable& table() {
   static AttributeTable* t = new AttributeTable;  // never destroyed
   return *t;
 }
 
-const Keyval* find_keyval(int keyval, AttrKind kind) {
-  AttributeTable& t = table();
+const Keyval* find_keyval(AttributeTable& t, int keyval, AttrKind kind) TUCANA_REQUIRES(t.lock) {
   std::size_t i = static_cast<std::size_t>(keyval - kFirstKeyval);
   if (keyval < kFirstKeyval || i >= t.keyvals.size() || t.keyvals[i].kind != kind) return nullptr;
   return &t.keyvals[i];
@@ -89,7 +90,7 @@ const char* kind_name(AttrKind kind) {
 
 int create_keyval(AttrKind kind, void* copy_fn, void* delete_fn, int* keyval, void* extra_state) {
   AttributeTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   t.keyvals.push_back(Keyval{kind, copy_fn, delete_fn, extra_state});
   *keyval = kFirstKeyval + static_cast<int>(t.keyvals.size()) - 1;
   return TMPI_SUCCESS;
@@ -97,8 +98,8 @@ int create_keyval(AttrKind kind, void* copy_fn, void* delete_fn, int* keyval, vo
 
 int free_keyval(AttrKind kind, int* keyval, const char* call) {
   AttributeTable& t = table();
-  std::unique_lock<std::mutex> hold(t.lock);
-  const Keyval* k = find_keyval(*keyval, kind);
+  tucana::sync::MutexLock hold(t.lock);
+  const Keyval* k = find_keyval(t, *keyval, kind);
   if (!k || k->freed) {
     hold.unlock();
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_KEYVAL, call, "invalid %s keyval %d",
@@ -112,8 +113,8 @@ int free_keyval(AttrKind kind, int* keyval, const char* call) {
 // The callbacks run without the table lock: they may call MPI themselves.
 int set_attr(AttrKind kind, int handle, int keyval, void* value, const char* call, TMPI_Comm report_on) {
   AttributeTable& t = table();
-  std::unique_lock<std::mutex> hold(t.lock);
-  const Keyval* k = find_keyval(keyval, kind);
+  tucana::sync::MutexLock hold(t.lock);
+  const Keyval* k = find_keyval(t, keyval, kind);
   if (!k) {
     hold.unlock();
     return mpi_error(current_subrank(), report_on, TMPI_ERR_KEYVAL, call, "invalid %s keyval %d", kind_name(kind),
@@ -134,8 +135,8 @@ int set_attr(AttrKind kind, int handle, int keyval, void* value, const char* cal
 
 int delete_attr(AttrKind kind, int handle, int keyval, const char* call, TMPI_Comm report_on) {
   AttributeTable& t = table();
-  std::unique_lock<std::mutex> hold(t.lock);
-  const Keyval* k = find_keyval(keyval, kind);
+  tucana::sync::MutexLock hold(t.lock);
+  const Keyval* k = find_keyval(t, keyval, kind);
   auto it = t.values.find(object_of(kind, handle));
   if (k && it != t.values.end())
     for (auto kv = it->second.begin(); kv != it->second.end(); ++kv)
@@ -157,7 +158,7 @@ namespace tucana::mpi {
 
 bool get_attribute(AttrKind kind, int handle, int keyval, void** value) {
   AttributeTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   auto it = t.values.find(object_of(kind, handle));
   if (it == t.values.end()) return false;
   for (auto& kv : it->second)
@@ -172,7 +173,7 @@ int copy_attributes(AttrKind kind, int from, int to) {
   Values old;
   {
     AttributeTable& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
+    tucana::sync::MutexLock hold(t.lock);
     auto it = t.values.find(object_of(kind, from));
     if (it == t.values.end()) return TMPI_SUCCESS;
     old = it->second;
@@ -180,14 +181,15 @@ int copy_attributes(AttrKind kind, int from, int to) {
   for (auto& [keyval, value] : old) {
     Keyval k;
     {
-      std::lock_guard<std::mutex> hold(table().lock);
-      k = *find_keyval(keyval, kind);
+      AttributeTable& t = table();
+      tucana::sync::MutexLock hold(t.lock);
+      k = *find_keyval(t, keyval, kind);
     }
     void* out = nullptr;
     int flag = 0;
     if (int err = call_copy(kind, k, from, keyval, value, &out, &flag)) return err;
     if (flag) {
-      std::lock_guard<std::mutex> hold(table().lock);
+      tucana::sync::MutexLock hold(table().lock);
       table().values[object_of(kind, to)].emplace_back(keyval, out);
     }
   }
@@ -198,7 +200,7 @@ int delete_attributes(AttrKind kind, int handle) {
   Values old;
   {
     AttributeTable& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
+    tucana::sync::MutexLock hold(t.lock);
     auto it = t.values.find(object_of(kind, handle));
     if (it == t.values.end()) return TMPI_SUCCESS;
     old = std::move(it->second);
@@ -209,8 +211,9 @@ int delete_attributes(AttrKind kind, int handle) {
   for (auto kv = old.rbegin(); kv != old.rend(); ++kv) {
     Keyval k;
     {
-      std::lock_guard<std::mutex> hold(table().lock);
-      k = *find_keyval(kv->first, kind);
+      AttributeTable& t = table();
+      tucana::sync::MutexLock hold(t.lock);
+      k = *find_keyval(t, kv->first, kind);
     }
     if (int err = call_delete(kind, k, handle, kv->first, kv->second)) result = err;
   }

@@ -5,10 +5,10 @@
 #include <cassert>
 #include <cstring>
 #include <strings.h>
-#include <mutex>
 
 #include "mpi/datatype.h"
 #include "sched/scheduler.h"
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -296,9 +296,9 @@ constexpr std::size_t kPooledFrom = 16 * 1024;
 constexpr std::size_t kPoolBytes = 256u << 20;
 
 struct ScratchPool {
-  std::mutex mutex;
-  std::vector<std::pair<std::size_t, char*>> free;  // (capacity, buffer)
-  std::size_t held = 0;
+  sync::Mutex mutex{sync::LockLevel::kLeaf, "scratch buffers"};
+  std::vector<std::pair<std::size_t, char*>> free TUCANA_GUARDED_BY(mutex);  // (capacity, buffer)
+  std::size_t held TUCANA_GUARDED_BY(mutex) = 0;
 };
 ScratchPool& pool() {
   static ScratchPool* p = new ScratchPool;  // never destroyed: helpers may run at exit
@@ -313,7 +313,7 @@ Scratch::Scratch(std::size_t bytes) {
   }
   ScratchPool& p = pool();
   {
-    std::lock_guard<std::mutex> lock(p.mutex);
+    sync::MutexLock lock(p.mutex);
     std::size_t best = p.free.size();
     for (std::size_t i = 0; i < p.free.size(); ++i)
       if (p.free[i].first >= bytes && (best == p.free.size() || p.free[i].first < p.free[best].first)) best = i;
@@ -335,7 +335,7 @@ Scratch::~Scratch() {
     return;
   }
   ScratchPool& p = pool();
-  std::lock_guard<std::mutex> lock(p.mutex);
+  sync::MutexLock lock(p.mutex);
   if (p.held + capacity_ > kPoolBytes) {
     delete[] data_;
     return;

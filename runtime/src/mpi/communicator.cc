@@ -63,15 +63,14 @@ CommPtr make_remote_view(const Subrank* me, std::vector<int> members, int p2p_ct
 // Context ids that travel between processes are looked for on their real
 // communicator while a subrank of the process uses them.
 void take_pair(Handles& h, int ctx) {
-  std::lock_guard<std::mutex> guard(h.context_lock);
+  sync::MutexLock guard(h.context_lock);
   h.used_contexts.set(static_cast<std::size_t>(ctx));
   h.used_contexts.set(static_cast<std::size_t>(ctx + 1));
   Runtime& rt = Runtime::get();
   if (rt.layout.nprocs > 1) rt.transport.note_context(ctx, true);
 }
 
-// The caller holds h.context_lock.
-void give_back_pair(Handles& h, int ctx) {
+void give_back_pair(Handles& h, int ctx) TUCANA_REQUIRES(h.context_lock) {
   h.used_contexts.reset(static_cast<std::size_t>(ctx));
   h.used_contexts.reset(static_cast<std::size_t>(ctx + 1));
   Runtime& rt = Runtime::get();
@@ -113,9 +112,12 @@ void Handles::init(int world, int world_size) {
   s->coll_ctx = kPrivateContextBase + 1;
   s->name = "MPI_COMM_SELF";
   comms[TMPI_COMM_SELF] = std::move(s);
-  used_contexts.reset();
-  used_contexts.set(0);
-  used_contexts.set(1);
+  {
+    sync::MutexLock guard(context_lock);  // (before any helper fiber; for the analysis)
+    used_contexts.reset();
+    used_contexts.set(0);
+    used_contexts.set(1);
+  }
   groups.clear();
   groups.resize(2);
   groups[TMPI_GROUP_EMPTY] = std::make_unique<Group>();
@@ -123,7 +125,7 @@ void Handles::init(int world, int world_size) {
 
 void Handles::release(CommPtr c) {
   if (c->p2p_ctx >= kMaxContexts) return;  // private ids: nothing to give back
-  std::lock_guard<std::mutex> guard(context_lock);
+  sync::MutexLock guard(context_lock);
   if (c.use_count() > 1) {
     freed_in_use.push_back(std::move(c));
     return;
@@ -132,7 +134,7 @@ void Handles::release(CommPtr c) {
 }
 
 void Handles::sweep_freed() {
-  std::lock_guard<std::mutex> guard(context_lock);
+  sync::MutexLock guard(context_lock);
   for (std::size_t i = 0; i < freed_in_use.size();) {
     if (freed_in_use[i].use_count() == 1) {
       give_back_pair(*this, freed_in_use[i]->p2p_ctx);
@@ -199,7 +201,7 @@ ContextTurn::~ContextTurn() {
   wait();
   std::vector<fiber::Fiber*> waiters;
   {
-    std::lock_guard<std::mutex> guard(h_.turn_lock);
+    sync::MutexLock guard(h_.turn_lock);
     h_.serving.fetch_add(1, std::memory_order_acq_rel);
     waiters.swap(h_.turn_waiters);
   }
@@ -222,7 +224,7 @@ void ContextTurn::wait() {
   }
   while (h_.serving.load(std::memory_order_acquire) != mine_) {
     {
-      std::lock_guard<std::mutex> guard(h_.turn_lock);
+      sync::MutexLock guard(h_.turn_lock);
       if (h_.serving.load(std::memory_order_acquire) == mine_) break;
       h_.turn_waiters.push_back(sched::Scheduler::current_fiber());
     }
@@ -290,7 +292,7 @@ int subgroup_args(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Group grou
 
 // A pair that never leaves the subrank (a communicator of one member).
 int private_pair(Handles& h) {
-  std::lock_guard<std::mutex> guard(h.context_lock);
+  sync::MutexLock guard(h.context_lock);
   int ctx = h.next_private_context;
   h.next_private_context += 2;
   return ctx;
@@ -320,7 +322,7 @@ int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, const MaskRedu
     int n = std::min(window, pairs - from);
     free_pairs.assign(static_cast<std::size_t>((n + 63) / 64), 0);
     {
-      std::lock_guard<std::mutex> guard(me->handles.context_lock);
+      sync::MutexLock guard(me->handles.context_lock);
       for (int p = 0; p < n; ++p)
         if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
           free_pairs[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);

@@ -36,10 +36,11 @@
 #include <bitset>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sync/mutex.h"
 
 namespace tucana::fiber {
 class Fiber;
@@ -166,15 +167,16 @@ class CommTable {
 struct Handles {
   CommTable comms;
   std::vector<std::unique_ptr<Group>> groups;    // index = handle
-  std::bitset<kMaxContexts> used_contexts;       // ids held by this subrank's communicators
+  // Guards used_contexts, freed_in_use and next_private_context: a helper
+  // fiber agreeing on MPI_Comm_idup's pair may run on another worker.
+  sync::Mutex context_lock{sync::LockLevel::kLeaf, "context ids of a subrank"};
+  // ids held by this subrank's communicators
+  std::bitset<kMaxContexts> used_contexts TUCANA_GUARDED_BY(context_lock);
   // Freed communicators that pending operations still use: their context
   // ids stay taken until the last operation lets go (swept when ids are
   // allocated), so no new communicator's messages can meet theirs.
-  std::vector<CommPtr> freed_in_use;
-  int next_private_context = kPrivateContextBase + 2;
-  // Guards used_contexts, freed_in_use and next_private_context: a helper
-  // fiber agreeing on MPI_Comm_idup's pair may run on another worker.
-  std::mutex context_lock;
+  std::vector<CommPtr> freed_in_use TUCANA_GUARDED_BY(context_lock);
+  int next_private_context TUCANA_GUARDED_BY(context_lock) = kPrivateContextBase + 2;
   // Context agreements of this subrank run one at a time, in the order the
   // program made the calls: a call draws `ticket`, and agrees when
   // `serving` reaches it (see ContextTurn).
@@ -182,8 +184,8 @@ struct Handles {
   std::atomic<unsigned> serving{0};
   // Fibers parked until `serving` moves (ContextTurn::wait), and the lock
   // that orders their registration against the move, so no wake-up is lost.
-  std::mutex turn_lock;
-  std::vector<fiber::Fiber*> turn_waiters;
+  sync::Mutex turn_lock{sync::LockLevel::kLeaf, "context turns of a subrank"};
+  std::vector<fiber::Fiber*> turn_waiters TUCANA_GUARDED_BY(turn_lock);
 
   // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
   // of `world_size`.

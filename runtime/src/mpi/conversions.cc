@@ -7,16 +7,17 @@
 #include <tucana/tmpi.h>
 
 #include <cstring>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
+
+#include "sync/mutex.h"
 
 namespace {
 
 struct RequestTable {
-  std::mutex lock;
-  std::vector<TMPI_Request> by_index{TMPI_REQUEST_NULL};
-  std::unordered_map<TMPI_Request, TMPI_Fint> index_of;
+  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "Fortran request handles"};
+  std::vector<TMPI_Request> by_index TUCANA_GUARDED_BY(lock){TMPI_REQUEST_NULL};
+  std::unordered_map<TMPI_Request, TMPI_Fint> index_of TUCANA_GUARDED_BY(lock);
 };
 RequestTable& requests() {
   static RequestTable* table = new RequestTable;  // never destroyed: used from exit handlers
@@ -52,7 +53,7 @@ TMPI_Win TMPI_Win_f2c(TMPI_Fint win) { return win; }
 TMPI_Fint TMPI_Request_c2f(TMPI_Request request) {
   if (request == TMPI_REQUEST_NULL) return 0;
   RequestTable& t = requests();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   auto [it, added] = t.index_of.emplace(request, static_cast<TMPI_Fint>(t.by_index.size()));
   if (added) t.by_index.push_back(request);
   return it->second;
@@ -60,7 +61,7 @@ TMPI_Fint TMPI_Request_c2f(TMPI_Request request) {
 
 TMPI_Request TMPI_Request_f2c(TMPI_Fint request) {
   RequestTable& t = requests();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   if (request <= 0 || static_cast<size_t>(request) >= t.by_index.size()) return TMPI_REQUEST_NULL;
   return t.by_index[request];
 }

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <mutex>
 #include <unordered_map>
 #include <cstring>
 #include <type_traits>
+
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -137,20 +138,20 @@ struct UserOp {
   int pins = 0;
   bool freed = false;
 };
-std::mutex g_user_ops_mutex;
-std::unordered_map<TMPI_Op, UserOp> g_user_ops;
-TMPI_Op g_next_user_op = kFirstUserOp;
+sync::Mutex g_user_ops_mutex(sync::LockLevel::kLeaf, "user operations");
+std::unordered_map<TMPI_Op, UserOp> g_user_ops TUCANA_GUARDED_BY(g_user_ops_mutex);
+TMPI_Op g_next_user_op TUCANA_GUARDED_BY(g_user_ops_mutex) = kFirstUserOp;
 }  // namespace
 
 TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
-  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  sync::MutexLock lock(g_user_ops_mutex);
   TMPI_Op op = g_next_user_op++;
   g_user_ops[op] = UserOp{fn, commute};
   return op;
 }
 
 bool free_user_op(TMPI_Op op) {
-  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end() || it->second.freed) return false;
   if (it->second.pins > 0)
@@ -162,7 +163,7 @@ bool free_user_op(TMPI_Op op) {
 
 bool pin_op(TMPI_Op op) {
   if (op < kFirstUserOp) return false;
-  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end()) return false;
   ++it->second.pins;
@@ -171,14 +172,14 @@ bool pin_op(TMPI_Op op) {
 
 void unpin_op(TMPI_Op op) {
   if (op < kFirstUserOp) return;
-  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end()) return;
   if (--it->second.pins == 0 && it->second.freed) g_user_ops.erase(it);
 }
 
 TMPI_User_function* user_op(TMPI_Op op, bool* commute) {
-  std::lock_guard<std::mutex> lock(g_user_ops_mutex);
+  sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end()) return nullptr;
   *commute = it->second.commute;

@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "mpi/errors.h"
 #include "mpi/typemap.h"
+#include "sync/mutex.h"
 
 using namespace tucana::mpi;
 
@@ -29,9 +29,11 @@ void drop(TMPI_Datatype* type) {
 // The Fortran-kind types: one handle per combiner and (p, r) as given, made
 // once and never freed, as MPI 3.1 section 17.1.9 asks.
 TMPI_Datatype f90_type(int combiner, int p, int r, TMPI_Datatype base) {
-  static std::mutex lock;
-  static auto* made = new std::map<std::tuple<int, int, int>, TMPI_Datatype>;  // never destroyed
-  std::lock_guard<std::mutex> hold(lock);
+  // Held while the datatype table is looked into (an inner level).
+  static tucana::sync::Mutex lock(tucana::sync::LockLevel::kOuterTable, "Fortran-kind datatypes");
+  static auto* made TUCANA_PT_GUARDED_BY(lock) =
+      new std::map<std::tuple<int, int, int>, TMPI_Datatype>;  // never destroyed
+  tucana::sync::MutexLock hold(lock);
   auto key = std::make_tuple(combiner, p, r);
   auto it = made->find(key);
   if (it != made->end()) return it->second;

@@ -8,21 +8,21 @@
 
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/typemap.h"
+#include "sync/mutex.h"
 
 using namespace tucana::mpi;
 
 namespace {
 
 struct Names {
-  std::mutex lock;
-  std::map<TMPI_Datatype, std::string> of;
+  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "datatype names"};
+  std::map<TMPI_Datatype, std::string> of TUCANA_GUARDED_BY(lock);
 };
 Names& names() {
   static Names* n = new Names;  // never destroyed
@@ -74,7 +74,7 @@ int TMPI_Type_set_name(TMPI_Datatype type, const char* name) {
   int size;
   if (TMPI_Type_size(type, &size) != TMPI_SUCCESS)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_set_name", "invalid datatype %d", type);
-  std::lock_guard<std::mutex> hold(names().lock);
+  tucana::sync::MutexLock hold(names().lock);
   names().of[type].assign(name, strnlen(name, TMPI_MAX_OBJECT_NAME - 1));
   return TMPI_SUCCESS;
 }
@@ -86,7 +86,7 @@ int TMPI_Type_get_name(TMPI_Datatype type, char* name, int* resultlen) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_get_name", "invalid datatype %d", type);
   std::string n;
   {
-    std::lock_guard<std::mutex> hold(names().lock);
+    tucana::sync::MutexLock hold(names().lock);
     auto it = names().of.find(type);
     if (it != names().of.end()) n = it->second;
     else if (const TypeInfo* info = type_info(type)) n = info->name;

@@ -90,7 +90,7 @@ void DeadlockDetector::wait_for_all() {
   {
     // An earlier step may have put the next one off until a timeout after
     // the last quiescence: a process that has ended joins a round at once.
-    std::lock_guard<std::mutex> lock(mutex_);
+    sync::MutexLock lock(mutex_);
     next_step_ns_ = 0;
   }
   while (!step(true)) {
@@ -100,8 +100,8 @@ void DeadlockDetector::wait_for_all() {
 }
 
 bool DeadlockDetector::step(bool done) {
-  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  if (!mutex_.try_lock()) return false;
+  sync::MutexLock lock(mutex_, std::adopt_lock);
   std::int64_t now = now_ns();
   if (!outstanding_) {
     if (now < next_step_ns_) return false;

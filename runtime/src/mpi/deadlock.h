@@ -31,10 +31,10 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 
 #include "comm/transport.h"
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -55,17 +55,19 @@ class DeadlockDetector {
 
  private:
   // One step of the protocol; true once a round says every process ended.
-  bool step(bool done);
+  bool step(bool done) TUCANA_EXCLUDES(mutex_);
   [[noreturn]] void report();
 
   Runtime& rt_;
-  std::mutex mutex_;  // one thread at a time runs the protocol
+  // One thread at a time runs the protocol; it calls the transport (an inner
+  // level) under this lock.
+  sync::Mutex mutex_{sync::LockLevel::kDeadlock, "deadlock detector"};
   std::int64_t timeout_ns_;
   std::int64_t retry_ns_;            // quiescent time between inconclusive rounds
-  bool outstanding_ = false;         // a contribution awaits its round's result
-  std::int64_t since_contributed_ = -1;  // quiescent_since at the last contribution
+  bool outstanding_ TUCANA_GUARDED_BY(mutex_) = false;         // a contribution awaits its round's result
+  std::int64_t since_contributed_ TUCANA_GUARDED_BY(mutex_) = -1;  // quiescent_since at the last contribution
   std::int64_t next_step_ns_ = 0;
-  long long rounds_ = 0;
+  long long rounds_ TUCANA_GUARDED_BY(mutex_) = 0;
 };
 
 // The lines of a deadlock report for the subranks of this process that have

@@ -10,11 +10,11 @@
 
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "mpi/errors.h"
+#include "sync/mutex.h"
 
 using namespace tucana::mpi;
 
@@ -27,14 +27,15 @@ struct UserHandler {
   void* fn;
 };
 
+// The handlers (the program's) run without the lock.
 struct ErrorTables {
-  std::mutex lock;
-  std::vector<UserHandler> handlers;  // handle - kFirstUserHandler
+  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "error handlers and codes"};
+  std::vector<UserHandler> handlers TUCANA_GUARDED_BY(lock);  // handle - kFirstUserHandler
   // Added error classes and codes (above MPI_ERR_LASTCODE): code -> class,
-  // and their strings.
-  std::map<int, int> class_of;
-  std::map<int, std::string> text;
-  int last_used = TMPI_ERR_LASTCODE;
+  // and their strings (never removed: user_error_text's result stays valid).
+  std::map<int, int> class_of TUCANA_GUARDED_BY(lock);
+  std::map<int, std::string> text TUCANA_GUARDED_BY(lock);
+  int last_used TUCANA_GUARDED_BY(lock) = TMPI_ERR_LASTCODE;
 };
 ErrorTables& tables() {
   static ErrorTables* t = new ErrorTables;  // never destroyed
@@ -43,7 +44,7 @@ ErrorTables& tables() {
 
 int create_handler(ErrhandlerKind kind, void* fn, TMPI_Errhandler* errhandler) {
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   t.handlers.push_back(UserHandler{kind, fn});
   *errhandler = kFirstUserHandler + static_cast<TMPI_Errhandler>(t.handlers.size()) - 1;
   return TMPI_SUCCESS;
@@ -56,7 +57,7 @@ namespace tucana::mpi {
 bool valid_errhandler(TMPI_Errhandler handler, ErrhandlerKind kind) {
   if (handler == TMPI_ERRORS_ARE_FATAL || handler == TMPI_ERRORS_RETURN) return true;
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   std::size_t i = static_cast<std::size_t>(handler - kFirstUserHandler);
   return handler >= kFirstUserHandler && i < t.handlers.size() && t.handlers[i].kind == kind;
 }
@@ -66,7 +67,7 @@ void call_user_errhandler(TMPI_Errhandler handler, int* object, int code) {
   ErrhandlerKind kind;
   {
     ErrorTables& t = tables();
-    std::lock_guard<std::mutex> hold(t.lock);
+    tucana::sync::MutexLock hold(t.lock);
     const UserHandler& h = t.handlers[static_cast<std::size_t>(handler - kFirstUserHandler)];
     fn = h.fn;
     kind = h.kind;
@@ -80,7 +81,7 @@ void call_user_errhandler(TMPI_Errhandler handler, int* object, int code) {
 
 const char* user_error_text(int code) {
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   auto it = t.text.find(code);
   if (it != t.text.end()) return it->second.c_str();
   return t.class_of.count(code) ? "" : nullptr;
@@ -88,7 +89,7 @@ const char* user_error_text(int code) {
 
 int user_error_class(int code) {
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   auto it = t.class_of.find(code);
   return it == t.class_of.end() ? -1 : it->second;
 }
@@ -96,7 +97,7 @@ int user_error_class(int code) {
 int* last_used_error_code() {
   static int value;
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   value = t.last_used;
   return &value;
 }
@@ -153,7 +154,7 @@ int TMPI_Errhandler_get(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
 int TMPI_Add_error_class(int* errorclass) {
   enter("MPI_Add_error_class", true);
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   *errorclass = ++t.last_used;
   t.class_of[*errorclass] = *errorclass;
   return TMPI_SUCCESS;
@@ -167,7 +168,7 @@ int TMPI_Add_error_code(int errorclass, int* errorcode) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Add_error_code", "%d is not an error class",
                      errorclass);
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   *errorcode = ++t.last_used;
   t.class_of[*errorcode] = errorclass;
   return TMPI_SUCCESS;
@@ -179,7 +180,7 @@ int TMPI_Add_error_string(int errorcode, const char* string) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Add_error_string",
                      "%d is not an error class or code added by the program", errorcode);
   ErrorTables& t = tables();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   t.text[errorcode].assign(string, strnlen(string, TMPI_MAX_ERROR_STRING - 1));
   return TMPI_SUCCESS;
 }

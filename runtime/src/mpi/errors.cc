@@ -3,9 +3,10 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <set>
 #include <string>
+
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -139,9 +140,9 @@ int unsupported_call(const char* call, const char* reason, TMPI_Comm comm) {
     return mpi_error(me, comm, TMPI_ERR_UNSUPPORTED_OPERATION, call, "%s is not supported by Tucana: %s", call,
                      reason);
   // The program handles the error itself: say it once, not on every retry.
-  static std::mutex lock;
-  static std::set<std::string> reported;
-  std::lock_guard<std::mutex> hold(lock);
+  static sync::Mutex lock(sync::LockLevel::kLeaf, "unsupported calls reported");
+  static std::set<std::string> reported TUCANA_GUARDED_BY(lock);
+  sync::MutexLock hold(lock);
   if (reported.insert(call).second)
     std::fprintf(stderr, "tucana: warning: subrank %d: %s is not supported by Tucana: %s (returned MPI_ERR_UNSUPPORTED_OPERATION)\n",
                  me->world, call, reason);

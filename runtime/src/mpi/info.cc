@@ -5,13 +5,13 @@
 #include <tucana/tmpi.h>
 
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "mpi/errors.h"
 #include "mpi/info.h"
+#include "sync/mutex.h"
 
 using namespace tucana::mpi;
 
@@ -20,16 +20,19 @@ namespace {
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
 struct InfoTable {
-  std::mutex lock;
-  std::vector<Entries*> objects{nullptr, nullptr};  // 0: MPI_INFO_NULL, 1: MPI_INFO_ENV
-  std::vector<TMPI_Info> free_handles;
+  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "info objects"};
+  // (The entries an object points to are guarded by the lock too.)
+  std::vector<Entries*> objects TUCANA_GUARDED_BY(lock){nullptr, nullptr};  // 0: MPI_INFO_NULL, 1: MPI_INFO_ENV
+  std::vector<TMPI_Info> free_handles TUCANA_GUARDED_BY(lock);
 };
 InfoTable& table() {
   static InfoTable* t = new InfoTable;  // never destroyed: used until the process exits
   return *t;
 }
 
-// MPI_INFO_ENV: what mpiexec was asked for, as far as Tucana knows it.
+// MPI_INFO_ENV: what mpiexec was asked for, as far as Tucana knows it. The
+// first call makes MPI calls: not under the table lock (lookup's callers
+// make it first).
 Entries* env_entries() {
   static Entries* env = [] {
     auto* e = new Entries;
@@ -42,12 +45,11 @@ Entries* env_entries() {
   return env;
 }
 
-// The entries of `info` (the table lock held), or null when it is not a live info.
-Entries* lookup(TMPI_Info info) {
-  InfoTable& t = table();
+// The entries of `info`, or null when it is not a live info.
+Entries* lookup(TMPI_Info info) TUCANA_REQUIRES(table().lock) {
   if (info == TMPI_INFO_ENV) return env_entries();
-  if (info <= 1 || static_cast<std::size_t>(info) >= t.objects.size()) return nullptr;
-  return t.objects[static_cast<std::size_t>(info)];
+  if (info <= 1 || static_cast<std::size_t>(info) >= table().objects.size()) return nullptr;
+  return table().objects[static_cast<std::size_t>(info)];
 }
 
 int info_error(int code, const char* call, const char* what) {
@@ -60,7 +62,7 @@ namespace tucana::mpi {
 
 TMPI_Info new_info() {
   InfoTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  tucana::sync::MutexLock hold(t.lock);
   auto* e = new Entries;
   if (!t.free_handles.empty()) {
     TMPI_Info h = t.free_handles.back();
@@ -74,7 +76,7 @@ TMPI_Info new_info() {
 
 bool valid_info(TMPI_Info info) {
   if (info == TMPI_INFO_NULL) return true;
-  std::lock_guard<std::mutex> hold(table().lock);
+  tucana::sync::MutexLock hold(table().lock);
   return info == TMPI_INFO_ENV || lookup(info) != nullptr;
 }
 
@@ -82,7 +84,8 @@ bool valid_info(TMPI_Info info) {
 
 #define TMPI_INFO_LOOKUP(CALL, INFO)                                                      \
   enter(CALL);                                                                            \
-  std::unique_lock<std::mutex> hold(table().lock);                                        \
+  if ((INFO) == TMPI_INFO_ENV) env_entries(); /* made outside the lock */                 \
+  tucana::sync::MutexLock hold(table().lock);                                                     \
   Entries* e = lookup(INFO);                                                              \
   if (!e) {                                                                               \
     hold.unlock();                                                                        \
@@ -176,7 +179,7 @@ int TMPI_Info_dup(TMPI_Info info, TMPI_Info* newinfo) {
     copy = *e;
   }
   *newinfo = new_info();
-  std::lock_guard<std::mutex> hold(table().lock);
+  tucana::sync::MutexLock hold(table().lock);
   *lookup(*newinfo) = std::move(copy);
   return TMPI_SUCCESS;
 }

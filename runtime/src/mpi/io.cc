@@ -43,7 +43,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <sys/stat.h>
@@ -56,6 +55,7 @@
 #include "mpi/info.h"
 #include "mpi/request.h"
 #include "mpi/typemap.h"
+#include "sync/mutex.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -113,9 +113,9 @@ struct File {
 };
 
 struct FileTable {
-  std::mutex lock;
-  std::vector<File*> files{nullptr};
-  std::map<const Subrank*, TMPI_Errhandler> null_handlers;  // MPI_FILE_NULL's, per subrank
+  sync::Mutex lock{sync::LockLevel::kLeaf, "files"};
+  std::vector<File*> files TUCANA_GUARDED_BY(lock){nullptr};
+  std::map<const Subrank*, TMPI_Errhandler> null_handlers TUCANA_GUARDED_BY(lock);  // MPI_FILE_NULL's, per subrank
 };
 FileTable& table() {
   static FileTable* t = new FileTable;  // never destroyed
@@ -127,10 +127,11 @@ FileTable& table() {
 // registered per subrank (every rank of a program registers its
 // representations, as every process does under MPI), and a subrank sees
 // only its own registrations. Entries are never removed (MPI has no call
-// for it).
+// for it). Errors are reported after the lock is let go (the error handler
+// is the program's, and looks into the file table).
 struct DatarepTable {
-  std::mutex lock;
-  std::map<std::pair<const Subrank*, std::string>, Datarep> reps;
+  sync::Mutex lock{sync::LockLevel::kLeaf, "data representations"};
+  std::map<std::pair<const Subrank*, std::string>, Datarep> reps TUCANA_GUARDED_BY(lock);
 };
 DatarepTable& datareps() {
   static DatarepTable* t = new DatarepTable;  // never destroyed
@@ -139,34 +140,36 @@ DatarepTable& datareps() {
 
 // Held around atomic-mode accesses and around close(): POSIX record locks
 // belong to the process, and closing any descriptor of a file drops them.
-std::mutex& io_mutex() {
-  static std::mutex* m = new std::mutex;
+// Only system calls run under it (F_SETLKW waits for other processes'
+// record locks, which they hold only for their own transfers).
+sync::Mutex& io_mutex() {
+  static sync::Mutex* m = new sync::Mutex(sync::LockLevel::kLeaf, "file record locks");
   return *m;
 }
 
 File* find(TMPI_File fh) {
   FileTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   if (fh <= 0 || static_cast<std::size_t>(fh) >= t.files.size()) return nullptr;
   return t.files[static_cast<std::size_t>(fh)];
 }
 
 TMPI_File add(File* f) {
   FileTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   t.files.push_back(f);
   return static_cast<TMPI_File>(t.files.size() - 1);
 }
 
 void remove(TMPI_File fh) {
   FileTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   t.files[static_cast<std::size_t>(fh)] = nullptr;
 }
 
 TMPI_Errhandler null_handler(const Subrank* me) {
   FileTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   auto it = t.null_handlers.find(me);
   return it == t.null_handlers.end() ? TMPI_ERRORS_RETURN : it->second;
 }
@@ -639,7 +642,7 @@ int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, in
   Extents ext = extents_of(f->view, pos * f->view.esize, total);
   int err = 0;
   if (f->atomic) {
-    std::lock_guard<std::mutex> hold(io_mutex());
+    sync::MutexLock hold(io_mutex());
     long long first = ext.front().first, last = first;
     for (const auto& e : ext) {
       first = std::min(first, e.first);
@@ -867,7 +870,7 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
   TMPI_Allreduce(&mine[0], &worst, 1, TMPI_DT_INT, TMPI_OP_MAX, f->comm);
   if (worst) {
     if (f->fd >= 0) {
-      std::lock_guard<std::mutex> hold(io_mutex());
+      sync::MutexLock hold(io_mutex());
       close(f->fd);
     }
     TMPI_Comm_free(&f->comm);
@@ -889,7 +892,7 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
   if (int err = TMPI_Win_create(&f->shared, f->rank == 0 ? sizeof f->shared : 0, sizeof f->shared, TMPI_INFO_NULL,
                                 f->comm, &f->win)) {
     {
-      std::lock_guard<std::mutex> hold(io_mutex());
+      sync::MutexLock hold(io_mutex());
       close(f->fd);
     }
     TMPI_Comm_free(&f->comm);
@@ -912,7 +915,7 @@ int TMPI_File_close(TMPI_File* fh) {
   TMPI_Win_unlock_all(f->win);
   TMPI_Win_free(&f->win);
   {
-    std::lock_guard<std::mutex> hold(io_mutex());
+    sync::MutexLock hold(io_mutex());
     close(f->fd);
   }
   int err = TMPI_SUCCESS;
@@ -1066,7 +1069,7 @@ int TMPI_File_set_errhandler(TMPI_File fh, TMPI_Errhandler errhandler) {
     f->errhandler = errhandler;
   } else {
     FileTable& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
+    sync::MutexLock hold(t.lock);
     t.null_handlers[me] = errhandler;
   }
   return TMPI_SUCCESS;
@@ -1112,13 +1115,15 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
     rep.kind = Representation::External32;
   } else {
     DatarepTable& t = datareps();
-    std::lock_guard<std::mutex> hold(t.lock);
+    sync::MutexLock hold(t.lock);
     auto it = t.reps.find({me, rep.name});
-    if (it == t.reps.end())
+    if (it == t.reps.end()) {
+      hold.unlock();
       return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
                         "data representation \"%s\" is not \"native\", \"internal\", \"external32\" or "
                         "registered by this rank (MPI_Register_datarep)",
                         datarep);
+    }
     rep.kind = Representation::User;
     rep.user = it->second;
   }
@@ -1204,9 +1209,13 @@ int TMPI_Register_datarep(const char* datarep, TMPI_Datarep_conversion_function*
   d.write = null_fn(write_conversion_fn) ? nullptr : write_conversion_fn;
   d.extent = dtype_file_extent_fn;
   d.extra = extra_state;
-  DatarepTable& t = datareps();
-  std::lock_guard<std::mutex> hold(t.lock);
-  if (!t.reps.emplace(std::make_pair(me, name), d).second)
+  bool added;
+  {
+    DatarepTable& t = datareps();
+    sync::MutexLock hold(t.lock);
+    added = t.reps.emplace(std::make_pair(me, name), d).second;
+  }
+  if (!added)
     return NULL_ERROR(me, TMPI_ERR_DUP_DATAREP, call, "data representation \"%s\" is registered already", datarep);
   return TMPI_SUCCESS;
 }

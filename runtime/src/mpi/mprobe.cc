@@ -10,13 +10,13 @@
 
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <vector>
 
 #include "mpi/communicator.h"
 #include "mpi/errors.h"
 #include "mpi/request.h"
 #include "mpi/typemap.h"
+#include "sync/mutex.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -31,9 +31,9 @@ struct Message {
 };
 
 struct MessageTable {
-  std::mutex lock;
-  std::map<TMPI_Message, Message> messages;
-  TMPI_Message next = 2;  // 0: MPI_MESSAGE_NULL, 1: MPI_MESSAGE_NO_PROC
+  sync::Mutex lock{sync::LockLevel::kLeaf, "matched messages"};
+  std::map<TMPI_Message, Message> messages TUCANA_GUARDED_BY(lock);
+  TMPI_Message next TUCANA_GUARDED_BY(lock) = 2;  // 0: MPI_MESSAGE_NULL, 1: MPI_MESSAGE_NO_PROC
 };
 MessageTable& table() {
   static MessageTable* t = new MessageTable;  // never destroyed
@@ -47,7 +47,7 @@ int take(TMPI_Comm comm, const TMPI_Status& st, TMPI_Message* message) {
                           comm, TMPI_STATUS_IGNORE))
     return err;
   MessageTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   *message = t.next++;
   t.messages.emplace(*message, std::move(m));
   return TMPI_SUCCESS;
@@ -77,10 +77,12 @@ int receive(const char* call, void* buf, int count, TMPI_Datatype type, TMPI_Mes
   Message m;
   {
     MessageTable& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
+    sync::MutexLock hold(t.lock);
     auto it = t.messages.find(*message);
-    if (it == t.messages.end() || it->second.owner != me)
+    if (it == t.messages.end() || it->second.owner != me) {
+      hold.unlock();  // the error handler is the program's
       return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "invalid message handle %d", *message);
+    }
     m = std::move(it->second);
     t.messages.erase(it);
   }

@@ -30,8 +30,7 @@ void write_all(int fd, const char* data, std::size_t n) {
 }
 
 // The descriptor a subrank's stream `which` (0 stdout, 1 stderr) goes to.
-// Contract: called with s->output.mutex held.
-int target_fd(Subrank* s, int which) {
+int target_fd(Subrank* s, int which) TUCANA_REQUIRES(s->output.mutex) {
   if (g_directory.empty()) return which == 0 ? STDOUT_FILENO : STDERR_FILENO;
   int& fd = s->output.fd[which];
   if (fd < 0) {
@@ -45,7 +44,7 @@ int target_fd(Subrank* s, int which) {
 }
 
 // Writes `text` (whole lines, or the rest at the end) with one write(2).
-void emit(Subrank* s, int which, const std::string& text) {
+void emit(Subrank* s, int which, const std::string& text) TUCANA_REQUIRES(s->output.mutex) {
   if (text.empty()) return;
   if (g_tag) {
     std::string tagged;
@@ -70,7 +69,7 @@ void take(int which, const char* data, std::size_t n) {
     write_all(which == 0 ? STDOUT_FILENO : STDERR_FILENO, data, n);
     return;
   }
-  std::lock_guard<std::mutex> lock(s->output.mutex);
+  sync::MutexLock lock(s->output.mutex);
   std::string& pending = s->output.pending[which];
   pending.append(data, n);
   std::size_t last = pending.rfind('\n');
@@ -141,7 +140,7 @@ void install_subrank_output(bool tag, const std::string& directory) {
 }
 
 void flush_subrank_output(Subrank* s) {
-  std::lock_guard<std::mutex> lock(s->output.mutex);
+  sync::MutexLock lock(s->output.mutex);
   for (int which = 0; which < 2; ++which) {
     emit(s, which, s->output.pending[which]);
     s->output.pending[which].clear();
@@ -151,11 +150,12 @@ void flush_subrank_output(Subrank* s) {
 void flush_all_subrank_output() {
   Runtime* rt = Runtime::instance();
   if (!rt) return;
-  for (auto& s : rt->subranks) {
-    std::unique_lock<std::mutex> lock(s->output.mutex, std::try_to_lock);
-    if (!lock.owns_lock()) continue;  // held by whoever crashed: skip it
+  for (auto& owned : rt->subranks) {
+    Subrank* s = owned.get();
+    if (!s->output.mutex.try_lock()) continue;  // held by whoever crashed: skip it
+    sync::MutexLock lock(s->output.mutex, std::adopt_lock);
     for (int which = 0; which < 2; ++which) {
-      emit(s.get(), which, s->output.pending[which]);
+      emit(s, which, s->output.pending[which]);
       s->output.pending[which].clear();
     }
   }

@@ -16,8 +16,9 @@
 // stdout does not push out a partial line.
 #pragma once
 
-#include <mutex>
 #include <string>
+
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -25,10 +26,12 @@ struct Subrank;
 
 // A subrank's pending output. Contract: touched only through the functions
 // below (its mutex serializes a subrank's helper fibers with the subrank).
+// The innermost lock: any code may print, whatever it holds; under it only
+// write(2) and open(2) run.
 struct SubrankOutput {
-  std::mutex mutex;
-  std::string pending[2];  // [0] stdout, [1] stderr: text after the last newline
-  int fd[2] = {-1, -1};    // --output-filename: the subrank's own files
+  sync::Mutex mutex{sync::LockLevel::kOutput, "output of a subrank"};
+  std::string pending[2] TUCANA_GUARDED_BY(mutex);  // [0] stdout, [1] stderr: text after the last newline
+  int fd[2] TUCANA_GUARDED_BY(mutex) = {-1, -1};    // --output-filename: the subrank's own files
 };
 
 constexpr std::size_t kMaxPendingLine = 64 * 1024;

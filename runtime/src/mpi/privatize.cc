@@ -96,7 +96,7 @@ void run_private_inits() {
 
 void AtexitList::push(Fn fn, void* arg) {
   assert(fn);
-  std::lock_guard<std::mutex> lock(mutex_);
+  sync::MutexLock lock(mutex_);
   calls_.emplace_back(fn, arg);
 }
 
@@ -104,7 +104,7 @@ void AtexitList::run_all() {
   for (;;) {
     std::pair<Fn, void*> call;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      sync::MutexLock lock(mutex_);
       if (calls_.empty()) return;
       call = calls_.back();
       calls_.pop_back();
@@ -114,7 +114,7 @@ void AtexitList::run_all() {
 }
 
 bool AtexitList::empty() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  sync::MutexLock lock(mutex_);
   return calls_.empty();
 }
 

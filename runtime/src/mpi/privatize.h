@@ -5,9 +5,10 @@
 #pragma once
 
 #include <cstddef>
-#include <mutex>
 #include <utility>
 #include <vector>
+
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -47,8 +48,9 @@ class AtexitList {
   bool empty();
 
  private:
-  std::mutex mutex_;
-  std::vector<std::pair<Fn, void*>> calls_;
+  // The calls run without it (they may register more, or exit()).
+  sync::Mutex mutex_{sync::LockLevel::kLeaf, "atexit calls of a subrank"};
+  std::vector<std::pair<Fn, void*>> calls_ TUCANA_GUARDED_BY(mutex_);
 };
 
 }  // namespace tucana::mpi

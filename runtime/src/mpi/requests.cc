@@ -2,7 +2,6 @@
 #include <tucana/tmpi.h>
 
 #include <cstdio>
-#include <mutex>
 #include <set>
 #include <utility>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "mpi/errors.h"
 #include "mpi/request.h"
 #include "regions/superblock_run.h"
+#include "sync/mutex.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -57,11 +57,11 @@ void check_coverage(const Subrank* me, int count, TMPI_Request* requests) {
     Request* r = requests[i];
     if (is_empty(r) || is_done(r) || r->posted_in != running->run) continue;
     if (r->posted_region == running->region && r->posted_iteration == running->iteration) continue;
-    static std::mutex mutex;
-    static std::set<std::pair<const void*, int>> warned;
+    static sync::Mutex mutex(sync::LockLevel::kLeaf, "coverage warnings");
+    static std::set<std::pair<const void*, int>> warned TUCANA_GUARDED_BY(mutex);
     const tucana_superblock_desc& d = running->run->desc();
     {
-      std::lock_guard<std::mutex> lock(mutex);
+      sync::MutexLock lock(mutex);
       if (!warned.insert({d.regions, running->region}).second) return;
     }
     const char* waiting = d.regions[running->region].name;

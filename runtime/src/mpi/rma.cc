@@ -31,7 +31,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -44,6 +43,7 @@
 #include "mpi/rma.h"
 #include "mpi/typemap.h"
 #include "sched/scheduler.h"
+#include "sync/mutex.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -100,8 +100,8 @@ struct Window {
 };
 
 struct WindowTable {
-  std::mutex lock;
-  std::vector<Window*> windows{nullptr};
+  sync::Mutex lock{sync::LockLevel::kLeaf, "windows"};
+  std::vector<Window*> windows TUCANA_GUARDED_BY(lock){nullptr};
 };
 WindowTable& table() {
   static WindowTable* t = new WindowTable;  // never destroyed
@@ -110,21 +110,21 @@ WindowTable& table() {
 
 Window* find(TMPI_Win win) {
   WindowTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   if (win <= 0 || static_cast<std::size_t>(win) >= t.windows.size()) return nullptr;
   return t.windows[static_cast<std::size_t>(win)];
 }
 
 TMPI_Win add(Window* w) {
   WindowTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   t.windows.push_back(w);
   return static_cast<TMPI_Win>(t.windows.size() - 1);
 }
 
 void remove(TMPI_Win win) {
   WindowTable& t = table();
-  std::lock_guard<std::mutex> hold(t.lock);
+  sync::MutexLock hold(t.lock);
   t.windows[static_cast<std::size_t>(win)] = nullptr;
 }
 
@@ -470,7 +470,7 @@ void rma_finalize(Subrank* me) {
   std::vector<Window*> mine;
   {
     WindowTable& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
+    sync::MutexLock hold(t.lock);
     for (Window* w : t.windows)
       if (w && w->owner == me) mine.push_back(w);
   }

@@ -76,7 +76,7 @@ void on_process_exit() {
 }  // namespace
 
 void Runtime::subrank_finalized(Subrank* s) {
-  std::unique_lock<std::mutex> lock(finalize_mutex);
+  sync::MutexLock lock(finalize_mutex);
   if (finalized_count.fetch_add(1) + 1 == layout.local_count()) {
     all_finalized.store(true);
     for (fiber::Fiber* f : finalize_waiters) sched::Scheduler::unpark(f);

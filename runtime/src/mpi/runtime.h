@@ -18,6 +18,7 @@
 #include "mpi/output.h"
 #include "mpi/privatize.h"
 #include "sched/scheduler.h"
+#include "sync/mutex.h"
 
 namespace tucana::regions {
 class SuperblockRun;
@@ -98,8 +99,10 @@ class Runtime {
   // Subranks of this process that have called MPI_Finalize or returned.
   std::atomic<int> finalized_count{0};
   std::atomic<bool> all_finalized{false};
-  std::vector<fiber::Fiber*> finalize_waiters;  // guarded by finalize_mutex
-  std::mutex finalize_mutex;
+  // The subranks waiting in MPI_Finalize for the others; they are unparked
+  // under the lock.
+  sync::Mutex finalize_mutex{sync::LockLevel::kFinalize, "finalize"};
+  std::vector<fiber::Fiber*> finalize_waiters TUCANA_GUARDED_BY(finalize_mutex);
   bool mpi_finalized = false;
 
   // Ends the whole job with status `code`, after writing out pending output

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
-#include <mutex>
 #include <unordered_map>
 
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -44,11 +44,13 @@ struct Derived {
   bool freed = false;
 };
 
+// Errors are reported after the lock is let go (the error handler is the
+// program's).
 struct TypeTable {
-  std::mutex mutex;
-  std::unordered_map<TMPI_Datatype, Derived> derived;
-  TMPI_Datatype next = kFirstDerived;
-  std::vector<TypeMapPtr> predefined;  // index = handle
+  sync::Mutex mutex{sync::LockLevel::kLeaf, "datatypes"};
+  std::unordered_map<TMPI_Datatype, Derived> derived TUCANA_GUARDED_BY(mutex);
+  TMPI_Datatype next TUCANA_GUARDED_BY(mutex) = kFirstDerived;
+  std::vector<TypeMapPtr> predefined;  // index = handle; never written after the constructor
   TypeTable() {
     predefined.resize(TMPI_DATATYPE_END_);
     for (TMPI_Datatype t = 1; t < TMPI_DATATYPE_END_; ++t) {
@@ -79,7 +81,7 @@ TypeTable& table() {
 
 TMPI_Datatype add(TypeMapPtr map, ContentsPtr contents = nullptr) {
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   TMPI_Datatype h = t.next++;
   Derived& d = t.derived[h];
   d.map = std::move(map);
@@ -161,7 +163,7 @@ const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep) {
 TypeMapPtr type_map(TMPI_Datatype type) {
   TypeTable& t = table();
   if (type > 0 && type < TMPI_DATATYPE_END_) return t.predefined[static_cast<std::size_t>(type)];
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(type);
   return it == t.derived.end() ? nullptr : it->second.map;
 }
@@ -169,7 +171,7 @@ TypeMapPtr type_map(TMPI_Datatype type) {
 bool pin_type(TMPI_Datatype type) {
   if (type < kFirstDerived) return false;
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(type);
   if (it == t.derived.end()) return false;
   ++it->second.pins;
@@ -179,7 +181,7 @@ bool pin_type(TMPI_Datatype type) {
 void unpin_type(TMPI_Datatype type) {
   if (type < kFirstDerived) return;
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(type);
   if (it == t.derived.end()) return;
   if (--it->second.pins == 0 && it->second.freed) t.derived.erase(it);
@@ -192,7 +194,7 @@ void record_contents(TMPI_Datatype type, int combiner, std::vector<int> integers
   c->integers = std::move(integers);
   c->addresses = std::move(addresses);
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   for (TMPI_Datatype h : types) {
     TypeArg arg;
     if (h > 0 && h < TMPI_DATATYPE_END_) {
@@ -216,7 +218,7 @@ void record_contents(TMPI_Datatype type, int combiner, std::vector<int> integers
 ContentsPtr type_contents(TMPI_Datatype type) {
   if (type < kFirstDerived) return nullptr;
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(type);
   if (it == t.derived.end() || it->second.freed) return nullptr;
   return it->second.contents;
@@ -476,9 +478,10 @@ int TMPI_Type_dup(TMPI_Datatype old, TMPI_Datatype* newtype) {
 
 int TMPI_Type_commit(TMPI_Datatype* type) {
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  tucana::sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(*type);
   if (it == t.derived.end() || it->second.freed) {
+    lock.unlock();
     if (*type > 0 && *type < TMPI_DATATYPE_END_) return TMPI_SUCCESS;
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_commit", "invalid datatype %d", *type);
   }
@@ -500,11 +503,13 @@ int TMPI_Type_free(TMPI_Datatype* type) {
     if (int err = delete_attributes(AttrKind::Type, *type)) return err;
   }
   TypeTable& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  tucana::sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(*type);
-  if (it == t.derived.end() || it->second.freed)
+  if (it == t.derived.end() || it->second.freed) {
+    lock.unlock();
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_free",
                      "datatype %d is not a derived datatype", *type);
+  }
   // Requests hold their own reference to the map; non-blocking collectives
   // pinned the handle, which stays until the last of them completes.
   if (it->second.pins > 0)

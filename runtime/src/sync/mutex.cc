@@ -1,7 +1,10 @@
 #include "sync/mutex.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 namespace tucana::sync {
@@ -31,12 +34,29 @@ namespace detail {
 __thread HeldLocks t_held;
 
 namespace {
+// Straight to the descriptor: printf to stderr may take a subrank's output
+// lock (mpi/output.cc), which could be the very lock being reported.
+void put(const char* text) {
+  std::size_t n = std::strlen(text);
+  while (n > 0) {
+    ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0) return;
+    text += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
 [[noreturn]] void report(const char* what, const void* lock, LockLevel level, const char* name) {
-  std::fprintf(stderr, "tucana: internal error: lock order: %s %s (level %d, %p); this thread holds:\n", what, name,
-               static_cast<int>(level), lock);
-  for (int i = 0; i < t_held.count; ++i)
-    std::fprintf(stderr, "  %s (level %d, %p)\n", t_held.name[i], static_cast<int>(t_held.level[i]), t_held.lock[i]);
-  std::fflush(stderr);
+  char line[256];
+  std::snprintf(line, sizeof line, "tucana: internal error: lock order: %s %s (level %d, %p); this thread holds:\n",
+                what, name, static_cast<int>(level), lock);
+  put(line);
+  for (int i = 0; i < t_held.count; ++i) {
+    std::snprintf(line, sizeof line, "  %s (level %d, %p)\n", t_held.name[i], static_cast<int>(t_held.level[i]),
+                  t_held.lock[i]);
+    put(line);
+  }
+  if (t_held.count == 0) put("  nothing\n");
   std::abort();
 }
 }  // namespace
@@ -44,6 +64,12 @@ namespace {
 void check_order(const void* lock, LockLevel level, const char* name) {
   for (int i = 0; i < t_held.count; ++i)
     if (t_held.level[i] >= level) report("taking", lock, level, name);
+}
+
+void check_held(const void* lock, LockLevel level, const char* name) {
+  for (int i = 0; i < t_held.count; ++i)
+    if (t_held.lock[i] == lock) return;
+  report("expected to hold", lock, level, name);
 }
 
 void push_held(const void* lock, LockLevel level, const char* name) {

@@ -48,20 +48,23 @@ namespace tucana::sync {
 
 // The lock order, outermost first. A thread holding a lock of level L blocks
 // only on locks of levels > L (try-locks, which cannot deadlock, may be taken
-// at any level). Locks of one level never nest. docs/runtime.md explains
-// each level and why the order holds (callbacks that run under a lower
-// layer's lock only take locks of inner levels).
+// at any level). Locks of one level never nest. docs/runtime.md ("Locks and
+// their order") lists every lock and explains why the order holds: the
+// callbacks that run under a lower layer's lock (completions and arrivals
+// under the transport's, wake-ups under a mailbox's) only take locks of
+// inner levels, and none blocks, parks or switches fibers.
 enum class LockLevel : unsigned char {
-  kFinalize = 10,     // the runtime's finalize sequence (mpi/runtime.h)
-  kDeadlock = 20,     // the deadlock detector's protocol (mpi/deadlock.h)
-  kObject = 30,       // tables of MPI objects (communicators, windows, files, keyvals, ...)
-  kTransport = 40,    // every real MPI call (comm/transport.cc)
-  kMailbox = 50,      // a subrank's message queues (comm/messenger.cc)
+  kFinalize = 10,     // the runtime's finalize sequence (mpi/runtime.h); unparks under it
+  kDeadlock = 20,     // the deadlock detector's protocol (mpi/deadlock.h); calls the transport
+  kTransport = 40,    // every real MPI call (comm/transport.cc); completions and arrivals run under it
+  kMailbox = 50,      // a subrank's message queues (comm/messenger.cc); unparks under it
   kFiberPool = 60,    // the pool of helper fibers (sched/scheduler.h)
   kInbox = 70,        // fibers handed to a worker by other threads (sched/worker.h)
   kSleep = 80,        // a worker's sleep (sched/worker.h)
   kReadyQueue = 90,   // a worker's ready queue, when others may steal (sched/worker.h)
-  kLeaf = 100,        // registries that call nothing while locked (guards, output, libc state)
+  kOuterTable = 95,   // a table that looks into another while locked (Fortran-kind types -> datatypes)
+  kLeaf = 100,        // tables and registries that take no lock while locked (MPI objects, guards, libc)
+  kOutput = 110,      // a subrank's pending output: anything may print under any other lock
 };
 
 namespace detail {
@@ -80,6 +83,8 @@ extern __thread HeldLocks t_held;
 void check_order(const void* lock, LockLevel level, const char* name);
 void push_held(const void* lock, LockLevel level, const char* name);
 void pop_held(const void* lock);
+// Aborts with a report unless the calling thread holds `lock`.
+void check_held(const void* lock, LockLevel level, const char* name);
 #endif
 }  // namespace detail
 
@@ -125,8 +130,13 @@ class TUCANA_CAPABILITY("mutex") Mutex {
     m_.unlock();
   }
   // Tells the analysis that the caller holds this mutex (for callbacks that
-  // a lower layer runs under it).
-  void assert_held() const TUCANA_ASSERT_CAPABILITY(this) {}
+  // a lower layer runs under it); with the lock-order checks, also checks
+  // it: aborts when the calling thread does not hold it.
+  void assert_held() const TUCANA_ASSERT_CAPABILITY(this) {
+#ifdef TUCANA_LOCK_ORDER_CHECKS
+    detail::check_held(this, level_, name_);
+#endif
+  }
 
   // Waits on `cv`, releasing this mutex meanwhile, as
   // std::condition_variable::wait_for does. Contract: held by the caller.
