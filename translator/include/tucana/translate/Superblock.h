@@ -17,8 +17,8 @@ class CallExpr;
 namespace tucana::translate {
 
 struct RegionDep {
-  int region;
-  bool previous;
+  int region = -1;
+  bool previous = false;
   clang::SourceLocation loc;  // the name in depends(...), when written
 };
 
@@ -26,9 +26,9 @@ struct Region {
   std::string name;
   AnnotationKind kind;            // Receive/Send/Compute, or Region for a named one
   RegionRole role;                // what its MPI calls may do
-  const Annotation* annotation;   // null for a Bamboo compute part (no pragma of its own)
-  const clang::Stmt* first;       // its statements: first..last of the body
-  const clang::Stmt* last;
+  const Annotation* annotation = nullptr;  // null for a Bamboo compute part (no pragma of its own)
+  const clang::Stmt* first = nullptr;      // its statements: first..last of the body
+  const clang::Stmt* last = nullptr;
   std::vector<RegionDep> deps;
   std::string priority;           // priority(EXPR) as written, or ""
 };
@@ -36,21 +36,24 @@ struct Region {
 // A blocking point-to-point call of a receive or send block posted instead
 // (the Bamboo reinterpretation): the callee name is replaced.
 struct Reinterpretation {
-  const clang::CallExpr* call;
-  const char* replacement;  // tucana_sb_recv, tucana_sb_send or tucana_sb_sendrecv
+  const clang::CallExpr* call = nullptr;
+  const char* replacement = nullptr;  // tucana_sb_recv, tucana_sb_send or tucana_sb_sendrecv
 };
 
 enum class SuperblockShape { For, While, Do, RangeFor, Block };
 
 struct Superblock {
-  int index;                              // order in the file: names tucana_sb<index>
-  const Annotation* pragma;               // null for the MATE form (no superblock pragma)
-  const clang::Stmt* stmt;                // the loop or block as written (attributes included)
-  const clang::CompoundStmt* body;        // its { } body: the regions
+  int index = 0;                          // order in the file: names tucana_sb<index>
+  const Annotation* pragma = nullptr;     // null for the MATE form (no superblock pragma)
+  const clang::Stmt* stmt = nullptr;      // the loop or block as written (attributes included)
+  const clang::CompoundStmt* body = nullptr;  // its { } body: the regions
   const clang::CompoundStmt* olap_block = nullptr;  // Bamboo olap on a block of the loop body
-  SuperblockShape shape;
+  SuperblockShape shape = SuperblockShape::Block;
   clang::SourceLocation begin;            // where the superblock's text starts
-  bool three_region_form;                 // receive/send/compute with the default graph
+  // receive/send/compute with the default graph (copied with the rest before
+  // the analysis decides it: initialized, as copying an indeterminate bool
+  // is undefined, which UndefinedBehaviorSanitizer caught)
+  bool three_region_form = false;
   std::vector<Region> regions;
   std::string priority;                   // the whole superblock's priority, or ""
 };
@@ -60,8 +63,8 @@ struct Superblock {
 // blocking calls stay blocking: the function may read the buffer after the
 // block); at run time its requests belong to the region that is running.
 struct CalleeBlock {
-  const Annotation* annotation;
-  const clang::Stmt* stmt;
+  const Annotation* annotation = nullptr;
+  const clang::Stmt* stmt = nullptr;
 };
 
 // Everything the emitter needs for one file.
