@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,23 @@
 #include <unistd.h>
 
 namespace tucana::comm {
+
+namespace {
+// The real MPI may set errno (Open MPI's TCP transport leaves EAGAIN), and
+// these calls run on a subrank's fiber (sends, receives) or while one
+// switches away (polls): every public function that calls MPI keeps the
+// caller's errno, which belongs to the subrank (docs/privatization.md).
+class KeepErrno {
+ public:
+  KeepErrno() : saved_(errno) {}
+  ~KeepErrno() { errno = saved_; }
+  KeepErrno(const KeepErrno&) = delete;
+  KeepErrno& operator=(const KeepErrno&) = delete;
+
+ private:
+  int saved_;
+};
+}  // namespace
 
 struct RemoteMessage {
   MPI_Message handle;
@@ -142,6 +160,7 @@ void Transport::note_context(int ctx, bool in_use) {
 
 void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag,
                      int ctx, bool synchronous, Completion* done) {
+  KeepErrno keep_errno;
   const Layout& l = *layout_;
   int dst_proc = l.proc_of(dst_world);
   const int comm = ctx >> context_bits_;
@@ -207,6 +226,7 @@ void Transport::acknowledge_in_handler(const SyncAck& ack) {
 }
 
 void Transport::acknowledge(const SyncAck& ack) {
+  KeepErrno keep_errno;
   sync::MutexLock lock(mutex_);
   acknowledge_in_handler(ack);
 }
@@ -281,11 +301,13 @@ void* Transport::take_in_handler(RemoteMessage* m) {
 }
 
 void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
+  KeepErrno keep_errno;
   sync::MutexLock lock(mutex_);
   post_receive_locked(m, buf, capacity, done);
 }
 
 bool Transport::poll() {
+  KeepErrno keep_errno;
   if (size_ == 1) return false;
   if (!mutex_.try_lock()) return false;
   sync::MutexLock lock(mutex_, std::adopt_lock);
@@ -392,6 +414,7 @@ bool Transport::arrivals_locked(int k, int* budget) {
 }
 
 bool Transport::agreement_start(const long long in[kAgreementValues]) {
+  KeepErrno keep_errno;
   if (!mutex_.try_lock()) return false;
   sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement == MPI_REQUEST_NULL);
@@ -402,6 +425,7 @@ bool Transport::agreement_start(const long long in[kAgreementValues]) {
 }
 
 int Transport::agreement_test(long long out[kAgreementValues]) {
+  KeepErrno keep_errno;
   if (!mutex_.try_lock()) return -1;
   sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement != MPI_REQUEST_NULL);
@@ -413,6 +437,7 @@ int Transport::agreement_test(long long out[kAgreementValues]) {
 }
 
 void Transport::gather_text(const std::string& text, std::string* all) {
+  KeepErrno keep_errno;
   sync::MutexLock lock(mutex_);
   int length = static_cast<int>(text.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
