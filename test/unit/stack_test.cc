@@ -124,6 +124,7 @@ __attribute__((noinline)) int recurse(int depth) {
 }
 
 void overflow_entry(void*) { (void)recurse(0); }
+Scheduler* g_helper_scheduler = nullptr;
 void noop_entry(void*) {}
 
 void run_overflowing_fiber(int workers, const char* name) {
@@ -145,7 +146,34 @@ TEST_P(StackOverflowDeathTest, OverflowIsReportedWithTheFiberName) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const int w = workers();
   EXPECT_EXIT(run_overflowing_fiber(w, "deep fiber"), ::testing::ExitedWithCode(3),
-              "stack overflow in deep fiber");
+              "stack overflow in deep fiber \\(stack size 65536 bytes\\); give a larger size with "
+              "--stack-size or TUCANA_STACK_SIZE");
+}
+
+// A helper fiber (Scheduler::spawn_transient: non-blocking collectives) has
+// its own stack option, and its overflow report names that one.
+void spawn_overflowing_helper(void*) {
+  static int user;
+  // (Called by a running fiber, as spawn_transient's contract asks.)
+  g_helper_scheduler->spawn_transient(&overflow_entry, nullptr, 64 * 1024, &user, 0);
+}
+
+TEST_P(StackOverflowDeathTest, HelperOverflowNamesTheHelperStackOption) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const int w = workers();
+  EXPECT_EXIT(
+      {
+        SchedulerConfig cfg;
+        cfg.workers = w;
+        cfg.stack_size = 256 * 1024;
+        Scheduler s(cfg);
+        g_helper_scheduler = &s;
+        s.spawn(w - 1, &spawn_overflowing_helper, nullptr, "spawner");
+        s.run();
+      },
+      ::testing::ExitedWithCode(3),
+      "stack overflow in helper fiber \\(stack size 65536 bytes\\); give a larger size with "
+      "--helper-stack-size or TUCANA_HELPER_STACK_SIZE");
 }
 
 TEST_P(StackOverflowDeathTest, OtherFaultsAreNotReportedAsOverflow) {

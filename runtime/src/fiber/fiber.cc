@@ -19,14 +19,15 @@ constexpr std::size_t kGuardBytes = 64 * 1024;
 Fiber::ExitHook g_exit_hook = nullptr;
 }  // namespace
 
-Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name)
+Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name, const char* overflow_advice)
     : entry_(entry), arg_(arg), name_(std::move(name)) {
   stack_ = allocate_stack(stack_size, kGuardBytes);
   context_.owner = this;
   context_.stack_bottom = stack_.guard_end();
   context_.stack_size = stack_.usable;
   context_.fctx = bctx::make_fcontext(stack_.top(), stack_.usable, &Fiber::trampoline);
-  guard_slot_ = register_guard(stack_.guard_begin(), stack_.guard_end(), name_.c_str(), stack_.usable);
+  guard_slot_ = register_guard(stack_.guard_begin(), stack_.guard_end(), name_.c_str(), stack_.usable,
+                               overflow_advice);
 }
 
 Fiber::~Fiber() {

@@ -57,8 +57,11 @@ class Fiber {
 
   // Creates a fiber that will run entry(arg) on a new stack of `stack_size`
   // usable bytes. `name` labels it in diagnostics ("subrank 5").
-  // Its guard region is registered for the stack overflow report.
-  Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name);
+  // Its guard region is registered for the stack overflow report, which
+  // ends with `overflow_advice` (a string literal).
+  static constexpr const char* kStackSizeAdvice = "give a larger size with --stack-size or TUCANA_STACK_SIZE";
+  Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name,
+        const char* overflow_advice = kStackSizeAdvice);
   ~Fiber();
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;

@@ -24,6 +24,7 @@ struct GuardEntry {
   const char* hi = nullptr;
   char name[48] = {0};
   std::size_t usable = 0;
+  const char* advice = "";
 };
 
 constexpr int kMaxGuards = 1 << 16;
@@ -76,7 +77,9 @@ void on_fault(int sig, siginfo_t* info, void* context) TUCANA_NO_THREAD_SAFETY_A
       put(g.name);
       put(" (stack size ");
       len += format_unsigned(msg + len, g.usable);
-      put(" bytes); give a larger size with --stack-size or TUCANA_STACK_SIZE\n");
+      put(" bytes); ");
+      put(g.advice);
+      put("\n");
       write_all(msg, static_cast<std::size_t>(len));
       _exit(3);
     }
@@ -90,7 +93,7 @@ void on_fault(int sig, siginfo_t* info, void* context) TUCANA_NO_THREAD_SAFETY_A
 
 }  // namespace
 
-int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable) {
+int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable, const char* advice) {
   sync::MutexLock lock(g_guard_mutex);
   int high = g_guard_high.load(std::memory_order_relaxed);
   int slot = 0;
@@ -100,6 +103,7 @@ int register_guard(const void* lo, const void* hi, const char* name, std::size_t
   g.hi = static_cast<const char*>(hi);
   snprintf(g.name, sizeof g.name, "%s", name);
   g.usable = usable;
+  g.advice = advice;
   g.lo.store(static_cast<const char*>(lo), std::memory_order_release);
   if (slot == high) g_guard_high.store(high + 1, std::memory_order_release);
   return slot;

@@ -8,10 +8,12 @@
 namespace tucana::fiber {
 
 // Registers [lo, hi) as the guard region of the stack of the fiber named
-// `name` (e.g. "subrank 3"), whose usable size is `usable`. Returns the slot
+// `name` (e.g. "subrank 3"), whose usable size is `usable`; an overflow
+// report ends with `advice` (how to get a larger stack). Returns the slot
 // to pass to unregister_guard when the stack goes away (-1 if the table is
-// full). Thread-safe; the table is read from the signal handler.
-int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable);
+// full). Thread-safe; the table is read from the signal handler. Contract:
+// `advice` is a string that lives as long as the process (a literal).
+int register_guard(const void* lo, const void* hi, const char* name, std::size_t usable, const char* advice);
 void unregister_guard(int slot);
 
 // Installs the SIGSEGV/SIGBUS handler (once per process) and an alternate

@@ -93,7 +93,10 @@ void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack
       }
     }
     if (!f) {
-      transient_all_.push_back(std::make_unique<Fiber>(entry, arg, stack_size, "helper fiber"));
+      // (Helper stacks have their own option: runtime/src/mpi/nonblocking.cc.)
+      transient_all_.push_back(std::make_unique<Fiber>(
+          entry, arg, stack_size, "helper fiber",
+          "give a larger size with --helper-stack-size or TUCANA_HELPER_STACK_SIZE"));
       f = transient_all_.back().get();
       f->transient = true;
     } else {
