@@ -21,11 +21,10 @@ class EditSet {
     assert(!text.empty() && "an empty insertion");
     inserts_[offset].emplace(rank, std::move(text));
   }
-  // Contract: length > 0 (an insertion is insert()'s job) and the range does
-  // not wrap around.
+  // Contract: the range does not wrap around. (It may be empty: a pragma
+  // that a macro expands to has no text of its own to erase.)
   void replace(unsigned offset, unsigned length, std::string text) {
-    assert(length > 0 && "a replacement of nothing: use insert()");
-    assert(offset + length > offset && "a replaced range wraps around");
+    assert(offset + length >= offset && "a replaced range wraps around");
     replaces_.push_back({offset, length, std::move(text)});
   }
   bool empty() const { return inserts_.empty() && replaces_.empty(); }
