@@ -10,10 +10,18 @@
 
 namespace tucana::mpi {
 
+std::mutex& polling_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 void note_polling(Subrank* me, const BlockedIn& what) {
   if (me->polling) return;
-  me->polling = true;
-  me->blocked = what;
+  {
+    std::lock_guard<std::mutex> lock(polling_mutex());
+    me->polling = true;
+    me->blocked = what;
+  }
   Runtime::get().scheduler->begin_polling();
 }
 
@@ -168,8 +176,11 @@ Subrank* enter(const char* call, bool before_init_ok) {
           "and what it calls",
           call);
   if (me->polling) {
-    me->polling = false;
-    me->blocked.call = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(polling_mutex());
+      me->polling = false;
+      me->blocked.call = nullptr;
+    }
     Runtime::get().scheduler->end_polling();
   }
   if (!before_init_ok) {
