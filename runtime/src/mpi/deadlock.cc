@@ -54,7 +54,7 @@ std::string blocked_subrank_lines(const Runtime& rt) {
   // A polling subrank keeps rewriting its `blocked` on its own worker
   // (the others' are written before they park, which the quiescence
   // counters order before this).
-  std::lock_guard<std::mutex> lock(polling_mutex());
+  sync::MutexLock lock(polling_mutex());
   for (auto& s : rt.subranks) {
     if (s->finished) continue;
     std::snprintf(line, sizeof line, "  subrank %d (process %d, worker %d): %s\n", s->world, rt.layout.my_proc,

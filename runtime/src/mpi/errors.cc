@@ -10,15 +10,16 @@
 
 namespace tucana::mpi {
 
-std::mutex& polling_mutex() {
-  static std::mutex m;
+sync::Mutex& polling_mutex() {
+  // (Takes no other lock while held.)
+  static sync::Mutex m(sync::LockLevel::kLeaf, "polling subranks' blocked calls");
   return m;
 }
 
 void note_polling(Subrank* me, const BlockedIn& what) {
   if (me->polling) return;
   {
-    std::lock_guard<std::mutex> lock(polling_mutex());
+    sync::MutexLock lock(polling_mutex());
     me->polling = true;
     me->blocked = what;
   }
@@ -177,7 +178,7 @@ Subrank* enter(const char* call, bool before_init_ok) {
           call);
   if (me->polling) {
     {
-      std::lock_guard<std::mutex> lock(polling_mutex());
+      sync::MutexLock lock(polling_mutex());
       me->polling = false;
       me->blocked.call = nullptr;
     }

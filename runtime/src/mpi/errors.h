@@ -3,9 +3,8 @@
 
 #include <tucana/tmpi.h>
 
-#include <mutex>
-
 #include "mpi/runtime.h"
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -37,7 +36,7 @@ void note_polling(Subrank* me, const BlockedIn& what);
 // MPI calls (enter() clears it, note_polling sets it again) while the
 // deadlock report may read it on another worker. Taken by those two and by
 // blocked_subrank_lines (mpi/deadlock.h), nowhere else.
-std::mutex& polling_mutex();
+sync::Mutex& polling_mutex();
 
 // A call of `call`, which Tucana declares but does not run: prints
 //   tucana: error: subrank R: CALL is not supported by Tucana: REASON
