@@ -28,9 +28,13 @@ Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size, std::string name, c
   context_.fctx = bctx::make_fcontext(stack_.top(), stack_.usable, &Fiber::trampoline);
   guard_slot_ = register_guard(stack_.guard_begin(), stack_.guard_end(), name_.c_str(), stack_.usable,
                                overflow_advice);
+  create_tsan_fiber();
 }
 
 Fiber::~Fiber() {
+#ifdef TUCANA_TSAN
+  __tsan_destroy_fiber(context_.tsan_fiber);
+#endif
   unregister_guard(guard_slot_);
   release_stack(stack_);
 }
@@ -45,7 +49,19 @@ void Fiber::restart(Entry entry, void* arg) {
   // The last run left the frames it never returned from poisoned.
   __asan_unpoison_memory_region(stack_.guard_end(), stack_.usable);
 #endif
+#ifdef TUCANA_TSAN
+  // A fresh one: the last run's call stack never unwound.
+  __tsan_destroy_fiber(context_.tsan_fiber);
+#endif
+  create_tsan_fiber();
   context_.fctx = bctx::make_fcontext(stack_.top(), stack_.usable, &Fiber::trampoline);
+}
+
+void Fiber::create_tsan_fiber() {
+#ifdef TUCANA_TSAN
+  context_.tsan_fiber = __tsan_create_fiber(0);
+  __tsan_set_fiber_name(context_.tsan_fiber, name_.c_str());
+#endif
 }
 
 void Fiber::set_exit_hook(ExitHook hook) { g_exit_hook = hook; }

@@ -38,6 +38,9 @@ struct Context {
   const void* stack_bottom = nullptr;
   std::size_t stack_size = 0;
   void* asan_fake_stack = nullptr;
+  // ThreadSanitizer's fiber: created with a Fiber (and again when it
+  // restarts); a thread's own is learnt when it switches away.
+  void* tsan_fiber = nullptr;
 };
 
 // Saves the running context into `from` and resumes `to`, passing `handoff`
@@ -104,6 +107,8 @@ class Fiber {
 
  private:
   static void trampoline(boost::context::detail::transfer_t t);
+  // Sets context_.tsan_fiber under ThreadSanitizer (nothing otherwise).
+  void create_tsan_fiber();
 
   Entry entry_;
   void* arg_;
@@ -129,6 +134,24 @@ class Fiber {
 extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
 extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
                                                 std::size_t* size_old);
+#endif
+
+#if defined(__SANITIZE_THREAD__)
+#define TUCANA_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TUCANA_TSAN 1
+#endif
+#endif
+#ifdef TUCANA_TSAN
+// ThreadSanitizer keeps a clock and a call stack per fiber. Each switch
+// synchronizes (flags 0): what the left context did happens before what the
+// resumed one does, the handoff action included, on whichever thread.
+extern "C" void* __tsan_get_current_fiber();
+extern "C" void* __tsan_create_fiber(unsigned flags);
+extern "C" void __tsan_destroy_fiber(void* fiber);
+extern "C" void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+extern "C" void __tsan_set_fiber_name(void* fiber, const char* name);
 #endif
 
 namespace detail {
@@ -179,6 +202,14 @@ inline void switch_context(Context* from, Context& to, const Handoff& handoff, i
   to.fctx = nullptr;  // consumed: a context can be resumed once per suspension
 #ifdef TUCANA_ASAN
   __sanitizer_start_switch_fiber(from ? &from->asan_fake_stack : nullptr, to.stack_bottom, to.stack_size);
+#endif
+#ifdef TUCANA_TSAN
+  // (A thread's own context learns its fiber here, every time: cheap, and
+  // right even if the context's object is later used on another thread.)
+  if (from) from->tsan_fiber = __tsan_get_current_fiber();
+  // Last before the jump: from here on ThreadSanitizer counts accesses
+  // as the resumed context's.
+  __tsan_switch_to_fiber(to.tsan_fiber, 0);
 #endif
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(target, &m);
   *detail::complete_handoff(t, from) = saved_errno;

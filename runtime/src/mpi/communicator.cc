@@ -831,9 +831,11 @@ int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
   Subrank* me = enter("MPI_Comm_get_attr");
   if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_get_attr", comm);
   // Predefined attributes are returned as pointers to int, as MPI says.
-  static int tag_ub, host = TMPI_PROC_NULL, io = TMPI_ANY_SOURCE, wtime_global = 0, universe, appnum = 0;
-  tag_ub = Runtime::get().transport.user_tag_ub();
-  universe = Runtime::get().layout.total;
+  // Written once (the first call, under the guard of a local static):
+  // subranks on other workers may be reading them.
+  static int host = TMPI_PROC_NULL, io = TMPI_ANY_SOURCE, wtime_global = 0, appnum = 0;
+  static int tag_ub = Runtime::get().transport.user_tag_ub();
+  static int universe = Runtime::get().layout.total;
   int* result = nullptr;
   switch (keyval) {
     case TMPI_TAG_UB: result = &tag_ub; break;

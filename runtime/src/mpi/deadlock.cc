@@ -51,6 +51,10 @@ int count_lines(const std::string& text) { return static_cast<int>(std::count(te
 std::string blocked_subrank_lines(const Runtime& rt) {
   std::string text;
   char line[640];
+  // A polling subrank keeps rewriting its `blocked` on its own worker
+  // (the others' are written before they park, which the quiescence
+  // counters order before this).
+  sync::MutexLock lock(polling_mutex());
   for (auto& s : rt.subranks) {
     if (s->finished) continue;
     std::snprintf(line, sizeof line, "  subrank %d (process %d, worker %d): %s\n", s->world, rt.layout.my_proc,
@@ -82,7 +86,7 @@ DeadlockDetector::DeadlockDetector(Runtime& rt)
 
 void DeadlockDetector::poll() {
   // Cheap test first: this runs at every poll of every idle worker.
-  if (now_ns() < next_step_ns_) return;
+  if (now_ns() < next_step_ns_.load(std::memory_order_relaxed)) return;
   step(false);
 }
 
@@ -91,7 +95,7 @@ void DeadlockDetector::wait_for_all() {
     // An earlier step may have put the next one off until a timeout after
     // the last quiescence: a process that has ended joins a round at once.
     sync::MutexLock lock(mutex_);
-    next_step_ns_ = 0;
+    next_step_ns_.store(0, std::memory_order_relaxed);
   }
   while (!step(true)) {
     rt_.transport.poll();  // messages may still arrive (and acknowledgements leave)
@@ -104,15 +108,15 @@ bool DeadlockDetector::step(bool done) {
   sync::MutexLock lock(mutex_, std::adopt_lock);
   std::int64_t now = now_ns();
   if (!outstanding_) {
-    if (now < next_step_ns_) return false;
+    if (now < next_step_ns_.load(std::memory_order_relaxed)) return false;
     // A process whose subranks have ended is quiescent for good (since 0).
     std::int64_t since = done ? 0 : rt_.scheduler->quiescent_since_ns();
     if (!done && (since < 0 || rt_.transport.receives_in_flight() > 0)) {
-      next_step_ns_ = now + 10'000'000;  // busy: look again in 10 ms
+      next_step_ns_.store(now + 10'000'000, std::memory_order_relaxed);  // busy: look again in 10 ms
       return false;
     }
     if (!done && now - since < timeout_ns_) {
-      next_step_ns_ = since + timeout_ns_;
+      next_step_ns_.store(since + timeout_ns_, std::memory_order_relaxed);
       return false;
     }
     long long in[comm::Transport::kAgreementValues] = {
@@ -121,21 +125,21 @@ bool DeadlockDetector::step(bool done) {
     if (!rt_.transport.agreement_start(in)) return false;
     outstanding_ = true;
     since_contributed_ = since;
-    next_step_ns_ = now + 1'000'000;  // test the round every millisecond
+    next_step_ns_.store(now + 1'000'000, std::memory_order_relaxed);  // test the round every millisecond
     return false;
   }
-  if (now < next_step_ns_) return false;
+  if (now < next_step_ns_.load(std::memory_order_relaxed)) return false;
   long long out[comm::Transport::kAgreementValues];
   int state = rt_.transport.agreement_test(out);
   if (state <= 0) {
-    next_step_ns_ = now + 1'000'000;
+    next_step_ns_.store(now + 1'000'000, std::memory_order_relaxed);
     return false;
   }
   outstanding_ = false;
   ++rounds_;
   if (out[0] == 0) return true;  // every process has ended
   if (out[1] == 0 && out[2] == out[3]) report();
-  next_step_ns_ = now + (done ? 1'000'000 : retry_ns_);
+  next_step_ns_.store(now + (done ? 1'000'000 : retry_ns_), std::memory_order_relaxed);
   return false;
 }
 

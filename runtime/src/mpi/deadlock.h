@@ -30,6 +30,7 @@
 // process 0, which prints them under one header; the job ends with status 2.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -66,7 +67,9 @@ class DeadlockDetector {
   std::int64_t retry_ns_;            // quiescent time between inconclusive rounds
   bool outstanding_ TUCANA_GUARDED_BY(mutex_) = false;         // a contribution awaits its round's result
   std::int64_t since_contributed_ TUCANA_GUARDED_BY(mutex_) = -1;  // quiescent_since at the last contribution
-  std::int64_t next_step_ns_ = 0;
+  // Written under mutex_; poll() reads it without, on any worker, to skip
+  // the lock (relaxed: step() looks again under the lock).
+  std::atomic<std::int64_t> next_step_ns_{0};
   long long rounds_ TUCANA_GUARDED_BY(mutex_) = 0;
 };
 

@@ -10,10 +10,19 @@
 
 namespace tucana::mpi {
 
+sync::Mutex& polling_mutex() {
+  // (Takes no other lock while held.)
+  static sync::Mutex m(sync::LockLevel::kLeaf, "polling subranks' blocked calls");
+  return m;
+}
+
 void note_polling(Subrank* me, const BlockedIn& what) {
   if (me->polling) return;
-  me->polling = true;
-  me->blocked = what;
+  {
+    sync::MutexLock lock(polling_mutex());
+    me->polling = true;
+    me->blocked = what;
+  }
   Runtime::get().scheduler->begin_polling();
 }
 
@@ -168,8 +177,11 @@ Subrank* enter(const char* call, bool before_init_ok) {
           "and what it calls",
           call);
   if (me->polling) {
-    me->polling = false;
-    me->blocked.call = nullptr;
+    {
+      sync::MutexLock lock(polling_mutex());
+      me->polling = false;
+      me->blocked.call = nullptr;
+    }
     Runtime::get().scheduler->end_polling();
   }
   if (!before_init_ok) {

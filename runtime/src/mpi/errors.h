@@ -4,6 +4,7 @@
 #include <tucana/tmpi.h>
 
 #include "mpi/runtime.h"
+#include "sync/mutex.h"
 
 namespace tucana::mpi {
 
@@ -31,6 +32,11 @@ Subrank* enter(const char* call, bool before_init_ok = false);
 // call clears it (in enter()). The stall detector counts polling subranks as
 // blocked, so a program spinning on MPI_Test in a deadlock is reported too.
 void note_polling(Subrank* me, const BlockedIn& what);
+// Guards a polling subrank's Subrank::blocked: it rewrites it at each of its
+// MPI calls (enter() clears it, note_polling sets it again) while the
+// deadlock report may read it on another worker. Taken by those two and by
+// blocked_subrank_lines (mpi/deadlock.h), nowhere else.
+sync::Mutex& polling_mutex();
 
 // A call of `call`, which Tucana declares but does not run: prints
 //   tucana: error: subrank R: CALL is not supported by Tucana: REASON

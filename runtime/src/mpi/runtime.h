@@ -54,6 +54,7 @@ struct Subrank {
   bool finished = false;
   int exit_code = 0;
   int thread_level = TMPI_THREAD_SINGLE;
+  int mpi_t_initialized = 0;  // MPI_T_init_thread minus MPI_T_finalize (mpi/tools.cc)
   bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
   BlockedIn blocked;   // valid while blocked.call != nullptr
   Handles handles;   // communicators and groups

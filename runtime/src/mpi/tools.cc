@@ -7,8 +7,23 @@
 
 #include <atomic>
 
+#include "mpi/runtime.h"
+
 namespace {
-std::atomic<int> initialized{0};  // MPI_T_init_thread minus MPI_T_finalize
+// MPI_T_init_thread minus MPI_T_finalize: each subrank's own (a rank's
+// MPI_T state is its own, and subranks on other workers may init and
+// finalize at the same time); the process's outside subranks.
+std::atomic<int> outside_initialized{0};
+
+int initialized() {
+  tucana::mpi::Subrank* s = tucana::mpi::current_subrank();
+  return s ? s->mpi_t_initialized : outside_initialized.load();
+}
+
+void add_initialized(int n) {
+  if (tucana::mpi::Subrank* s = tucana::mpi::current_subrank()) s->mpi_t_initialized += n;
+  else outside_initialized += n;
+}
 }  // namespace
 
 struct tmpi_t_pvar_session {
@@ -16,19 +31,19 @@ struct tmpi_t_pvar_session {
 };
 
 #define TMPI_T_CHECK_INIT() \
-  if (initialized.load() <= 0) return TMPI_T_ERR_NOT_INITIALIZED
+  if (initialized() <= 0) return TMPI_T_ERR_NOT_INITIALIZED
 
 extern "C" {
 
 int TMPI_T_init_thread(int required, int* provided) {
   if (provided) *provided = required < TMPI_THREAD_MULTIPLE ? required : TMPI_THREAD_MULTIPLE;
-  ++initialized;
+  add_initialized(1);
   return TMPI_SUCCESS;
 }
 
 int TMPI_T_finalize(void) {
   TMPI_T_CHECK_INIT();
-  --initialized;
+  add_initialized(-1);
   return TMPI_SUCCESS;
 }
 
