@@ -844,7 +844,10 @@ int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
     case TMPI_WTIME_IS_GLOBAL: result = &wtime_global; break;
     case TMPI_UNIVERSE_SIZE: result = &universe; break;
     case TMPI_APPNUM: result = &appnum; break;
-    case TMPI_LASTUSEDCODE: result = last_used_error_code(); break;
+    case TMPI_LASTUSEDCODE:
+      me->last_used_code_attr = last_used_error_code();
+      result = &me->last_used_code_attr;
+      break;
     default: {
       void* user = nullptr;
       *flag = get_attribute(AttrKind::Comm, comm, keyval, &user);

@@ -94,12 +94,10 @@ int user_error_class(int code) {
   return it == t.class_of.end() ? -1 : it->second;
 }
 
-int* last_used_error_code() {
-  static int value;
+int last_used_error_code() {
   ErrorTables& t = tables();
   tucana::sync::MutexLock hold(t.lock);
-  value = t.last_used;
-  return &value;
+  return t.last_used;
 }
 
 }  // namespace tucana::mpi

@@ -53,8 +53,9 @@ void call_user_errhandler(TMPI_Errhandler handler, int* object, int code);
 // set; null when `code` was not added) and the class (-1: not added).
 const char* user_error_text(int code);
 int user_error_class(int code);
-// The MPI_LASTUSEDCODE attribute's value (a pointer to it, as MPI gives).
-int* last_used_error_code();
+// The MPI_LASTUSEDCODE attribute's value (MPI_Comm_get_attr gives a pointer
+// to the calling subrank's copy of it).
+int last_used_error_code();
 
 // The text of an error class, as MPI_Error_string gives it.
 const char* error_text(int code);

@@ -54,6 +54,9 @@ struct Subrank {
   bool finished = false;
   int exit_code = 0;
   int thread_level = TMPI_THREAD_SINGLE;
+  // The value MPI_Comm_get_attr(MPI_LASTUSEDCODE) points to: the subrank's
+  // own, as another subrank may read its own at the same time.
+  int last_used_code_attr = 0;
   int mpi_t_initialized = 0;  // MPI_T_init_thread minus MPI_T_finalize (mpi/tools.cc)
   bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
   BlockedIn blocked;   // valid while blocked.call != nullptr
