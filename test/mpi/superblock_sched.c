@@ -90,7 +90,9 @@ static const tucana_superblock_desc yield_desc = {"superblock_sched.c:yield", 3,
  * that this subrank is about to wait for it. */
 static void go_region(MPI_Comm node, int releaser, int *token)
 {
-    int here = 1;
+    /* Static: the send is non-blocking (the superblock completes it later),
+     * so its buffer must outlive this function. */
+    static const int here = 1;
     tucana_sb_recv(token, 1, MPI_INT, releaser, TAG_GO, node, MPI_STATUS_IGNORE);
     tucana_sb_send(&here, 1, MPI_INT, releaser, TAG_HERE, node);
 }
