@@ -74,9 +74,12 @@ typedef struct tucana_task_attr {
 
 /* Spawns fn(copy) as a task of the calling rank (or a child of the calling
  * task), where copy is a copy of the arg_size bytes at arg (arg may be a
- * local: the task gets its own copy, as OpenMP's firstprivate). `attr` may
- * be null (defaults). Returns its handle. Contract: arg_size == 0 or arg is
- * not null. */
+ * local: the task gets its own copy, as OpenMP's firstprivate); with
+ * arg_size 0, fn gets arg itself. `attr` may be null (defaults). Returns
+ * its handle. The task starts once its dependencies have finished; a
+ * subrank has at most a few thousand tasks started at once (memory
+ * mappings: see docs/tasks.md), later ones wait for a slot. Contract:
+ * arg_size == 0 or arg is not null. */
 tucana_task_t tucana_task_spawn(void (*fn)(void *), const void *arg, size_t arg_size, const tucana_task_attr *attr);
 
 /* Suspends the caller (only it: its worker runs other fibers) until every
