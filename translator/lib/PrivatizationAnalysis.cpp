@@ -256,7 +256,12 @@ bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
     if (p.get<TypeLoc>()) return true;  // typeof(expr), decltype(expr)
     if (const auto* vd = p.get<VarDecl>()) return vd->hasGlobalStorage();
     if (p.get<FunctionDecl>() || p.get<TranslationUnitDecl>()) return false;
-    if (const auto* s = p.get<Stmt>(); s && isa<CaseStmt>(s)) return true;
+    // A case label's value is a constant; the statement after the label is
+    // ordinary code.
+    if (const auto* c = p.get<CaseStmt>()) {
+      const Stmt* child = node.get<Stmt>();
+      return child && (child == c->getLHS() || child == c->getRHS());
+    }
     node = p;
   }
   return false;
