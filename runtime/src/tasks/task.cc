@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "mpi/errors.h"
+#include "regions/superblock_run.h"
 
 namespace tucana::tasks {
 
@@ -119,6 +120,7 @@ void finish(Task* t) {
       start(rt, s);
     }
   }
+  if (t->instance) regions::SuperblockRun::request_completed(t->instance);
   --parent->outstanding;
   if (parent->waiter && (parent->waiting_for ? parent->waiting_for == t : parent->outstanding == 0))
     sched::Scheduler::unpark(parent->waiter);
@@ -195,6 +197,11 @@ Task* spawn(const char* call, const Caller& c, const SpawnArgs& s, Scope* group 
   t->arg = s.arg;
   t->owns_arg = s.owns_copy;
   t->label = a && a->name ? a->name : "task";
+  // Spawned by a superblock region: the region is done when the task is.
+  if (!c.task && c.me->current_instance) {
+    t->instance = c.me->current_instance;
+    regions::SuperblockRun::request_posted(t->instance);
+  }
   const char* misplaced = nullptr;
   int misplaced_index = 0;
   {

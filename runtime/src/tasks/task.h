@@ -23,6 +23,10 @@
 #include "mpi/runtime.h"
 #include "sync/mutex.h"
 
+namespace tucana::regions {
+struct Instance;
+}
+
 namespace tucana::tasks {
 
 struct Task;
@@ -68,6 +72,10 @@ struct Task {
   std::vector<Task*> successors;
   bool started = false;
   bool finished = false;
+  // The superblock region instance that spawned it (the subrank's own code
+  // inside a region): the instance is done only once the task is
+  // (regions/superblock_run.h), as with the requests it posts.
+  regions::Instance* instance = nullptr;
   // Written by the task's own fiber only.
   bool remote = false;               // it posted a message to or from another process
   mpi::BlockedIn blocked;            // what it waits in (deadlock reports)
