@@ -35,6 +35,18 @@ h, note = rb.hidden(2.0, 1.99, 1.95, g, g)
 assert "unreliable" in note
 assert rb.square_layout(2, 4) == (4, 4) and rb.square_layout(4, 8) == (4, 4)
 assert rb.square_layout(1, 4) == (1, 4) and rb.square_layout(9, 2) == (9, 1)
+# hybrid: P ranks with V tasks each (tucana-run --tasks V), not P*V subranks
+class O: mpirun = "mpirun"; mpirun_args = ""; tucana_run_args = ""
+ctx = {"ncores": 2, "launcher": "openmpi", "tucana_run": "/b/bin/tucana-run"}
+hy = rb.Job("jacobi3d", "hybrid", 2, 4, 1, "/b/j.hybrid", "8 8 8 2 1", True)
+tu = rb.Job("jacobi3d", "tucana", 2, 4, 1, "/b/j.tucana", "8 8 8 2 1", True)
+assert hy.ranks == 2 and tu.ranks == 8
+cmd = rb.build_command(hy, O, ctx)
+assert cmd[:5] == ["/b/bin/tucana-run", "-np", "2", "--tasks", "4"] and "--vf" not in cmd, cmd
+assert cmd[-6:] == ["/b/j.hybrid", "8", "8", "8", "2", "1"], cmd
+assert rb.build_command(tu, O, ctx)[3:5] == ["--vf", "4"]
+assert rb.v_label("hybrid", "4") == " tasks 4" and rb.v_label("tucana", 2) == " VF 2"
+assert rb.v_label("original", "") == ""
 print("unit checks ok")
 PY
 }
@@ -60,6 +72,7 @@ fi
 ex=$build/examples/jacobi3d
 if [ -x "$ex/jacobi3d.native" ] && [ -x "$ex/jacobi3d" ] && [ -x "$build/bin/tucana-run" ]; then
   check $py "$here/run_bench.py" --build "$build" --programs jacobi3d --quick --no-plots \
+    --variants original,overlap,nocomm,tucana,virtualized \
     --bin original="$ex/jacobi3d.native" --bin overlap="$ex/jacobi3d.native" \
     --bin tucana="$ex/jacobi3d" --bin virtualized="$ex/jacobi3d" \
     --args jacobi3d="48 10" --out "$tmp/quick"
