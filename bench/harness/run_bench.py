@@ -82,6 +82,10 @@ PROGRAMS = {
     # NX NY NZ CYCLES DIMS LEVELS: LEVELS fixed so that every rank count runs
     # the same hierarchy
     "multigrid": {"args": "256 256 64 3 1 3", "quick": "32 32 32 2 1 3"},
+    # not in the default list (original and hybrid only; tpod_sweep.py sweeps
+    # its block size): NX NY NZ ITERATIONS BX BY BZ, the original ignores the
+    # blocks
+    "tpod": {"args": "256 256 128 50 32 32 32", "quick": "64 64 32 5 16 16 16"},
 }
 DEFAULT_PROGRAM = {"args": "", "quick": ""}
 
