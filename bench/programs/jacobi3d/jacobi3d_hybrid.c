@@ -23,11 +23,10 @@
  *   - a boundary task (attr.boundary = 1) per face with a neighbour: it
  *     waits (MPI_Wait, which suspends only the task) for the ghost plane of
  *     u_t, whose receive was posted during step t - 1, unpacks it, posts the
- *     receive of u_{t+1}'s ghost plane (no task of step t reads or writes
- *     that ghost layer), sweeps the owned plane next to the face, and sends
- *     it at once (MPI_Isend) for step t + 1.  The send's request is waited
- *     for by the same task in step t + 1, before the send buffer is packed
- *     again (and so before step t + 2 overwrites the plane);
+ *     receive of u_{t+1}'s ghost plane into the buffer just emptied, sweeps
+ *     the owned plane next to the face, and sends it at once (MPI_Isend)
+ *     for step t + 1.  The send's request is waited for by the same task in
+ *     step t + 1, before the send buffer is packed again;
  *   - tucana_num_tasks() interior tasks sweep the other planes, split into
  *     contiguous chunks (fewer tasks when there are fewer planes);
  *   - a slab too thin to separate its two boundary planes (one plane
