@@ -44,6 +44,7 @@ bool Config::from_environment(Config* out, std::string* error) {
   if (!read_int("TUCANA_WORKERS", 1, &c.workers, error)) return false;
   if (!read_int("TUCANA_VF", 1, &c.vf, error)) return false;
   if (!read_int("TUCANA_VRANKS", 0, &c.vranks, error)) return false;
+  if (!read_int("TUCANA_TASKS", 1, &c.tasks, error)) return false;
   int steal = 1;
   if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
   c.steal = steal != 0;
@@ -89,6 +90,12 @@ bool Config::from_environment(Config* out, std::string* error) {
   if (const char* v = std::getenv("TUCANA_HELPER_STACK_SIZE"); v && *v) {
     if (!parse_size(v, &c.helper_stack_size) || c.helper_stack_size < 16384) {
       *error = std::string("TUCANA_HELPER_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 4M)";
+      return false;
+    }
+  }
+  if (const char* v = std::getenv("TUCANA_TASK_STACK_SIZE"); v && *v) {
+    if (!parse_size(v, &c.task_stack_size) || c.task_stack_size < 16384) {
+      *error = std::string("TUCANA_TASK_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 4M)";
       return false;
     }
   }

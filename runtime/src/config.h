@@ -11,6 +11,9 @@ struct Config {
   int workers = 1;               // TUCANA_WORKERS: worker threads per process
   int vf = 1;                    // TUCANA_VF: subranks per worker
   int vranks = 0;                // TUCANA_VRANKS: total subranks (overrides vf when > 0)
+  // TUCANA_TASKS: tasks per rank the program is asked to make
+  // (tucana_num_tasks(), the default of taskloop): the hybrid model.
+  int tasks = 1;
   std::size_t stack_size = 8u << 20;  // TUCANA_STACK_SIZE: bytes per subrank stack
   double deadlock_timeout = 10;  // TUCANA_DEADLOCK_TIMEOUT: seconds, 0 = off
   std::size_t eager_limit = 64u << 10;  // TUCANA_EAGER_LIMIT: bytes
@@ -28,6 +31,9 @@ struct Config {
   // collectives and the user functions they call); default: 1M, or the
   // subrank stack size when that is smaller.
   std::size_t helper_stack_size = 0;  // 0: the default
+  // TUCANA_TASK_STACK_SIZE: bytes per task fiber (tasks/task.h); default:
+  // the subrank stack size.
+  std::size_t task_stack_size = 0;  // 0: the default
   // TUCANA_OVERSUBSCRIBED: 1 or 0 overrides the detection of more worker
   // threads on this machine than cores (the idle policy, sched/worker.cc).
   int oversubscribed = -1;  // -1: detect

@@ -84,11 +84,17 @@ class Fiber {
   std::atomic<int> park_state{0};
   void* user = nullptr;
   int trace_id = -1;  // the number traces show for it (the subrank)
+  // A task's number within its subrank and its label, for traces (0: not
+  // a task); `task` is the layer above's record of it (tasks/task.h).
+  int trace_task = 0;
+  const char* trace_label = nullptr;
+  void* task = nullptr;
   // Scheduling priority (sched::PriorityPolicy runs higher first; default 0).
   // Contract: written only by the fiber itself while it runs (or before it
   // is first made ready); a ready queue reads it when the fiber is queued.
   int priority = 0;
   bool transient = false;  // pooled and reused when it finishes (Scheduler::spawn_transient)
+  int task_pool = 0;       // which pool of transient fibers it belongs to
   // Where its owner's privatized globals are, relative to their image
   // (tucana/privatize.h): the worker running it publishes this in the
   // thread's tucana_priv_current_delta. 0: the image itself.

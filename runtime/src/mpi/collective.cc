@@ -9,6 +9,7 @@
 #include "mpi/datatype.h"
 #include "sched/scheduler.h"
 #include "sync/mutex.h"
+#include "tasks/task.h"
 
 namespace tucana::mpi {
 
@@ -76,18 +77,19 @@ Call view_call_at(const Call& base, Comm* view, int rank, int k) {
 Call view_call(const Call& base, Comm* view, int rank) { return on_view(base, view, rank, draw_seq(*base.info.comm)); }
 
 Collective::Collective(const Call& call) : call_(call) {
-  // Only the subrank's own fiber describes what it waits in; a helper fiber
-  // running a non-blocking collective does not (the subrank waits on the
-  // collective's request).
-  Subrank* me = call_.me;
-  if (sched::Scheduler::current_fiber() == me->fiber && !me->blocked.call) {
-    me->blocked = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
-    marked_ = true;
+  // Only the subrank's own fiber or one of its tasks describes what it
+  // waits in; a helper fiber running a non-blocking collective does not
+  // (the subrank waits on the collective's request).
+  bool* polling = nullptr;
+  BlockedIn* record = tasks::blocked_record(call_.me, &polling);
+  if (record && !record->call) {
+    *record = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
+    marked_ = record;
   }
 }
 
 Collective::~Collective() {
-  if (marked_) call_.me->blocked.call = nullptr;
+  if (marked_) marked_->call = nullptr;
 }
 
 void Collective::prepare(Request* r, comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank,
@@ -145,11 +147,10 @@ void Collective::sendrecv(const void* sbuf, std::size_t sbytes, int dest, void* 
 
 void Collective::note_peer(const char* label, int rank, int tag) {
   if (!marked_) return;
-  Subrank* me = call_.me;
-  me->blocked.op = label[0] == 'd' ? "a send of the collective" : "a receive of the collective";
-  me->blocked.peer_label = label;
-  me->blocked.peer = rank;
-  me->blocked.tag = tag;
+  marked_->op = label[0] == 'd' ? "a send of the collective" : "a receive of the collective";
+  marked_->peer_label = label;
+  marked_->peer = rank;
+  marked_->tag = tag;
 }
 
 void Exchange::post(comm::Operation::Kind kind, const void* buf, std::size_t bytes, int rank, int kind_tag) {

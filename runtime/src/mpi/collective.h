@@ -146,7 +146,7 @@ class Collective {
  private:
   void note_peer(const char* label, int rank, int tag);
   const Call& call_;
-  bool marked_ = false;
+  BlockedIn* marked_ = nullptr;  // the caller's wait record, when this call marked it
   int error_ = TMPI_SUCCESS;
 };
 

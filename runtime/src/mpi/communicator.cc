@@ -12,6 +12,7 @@
 #include "mpi/collectives_api.h"
 #include "mpi/errors.h"
 #include "mpi/runtime.h"
+#include "tasks/task.h"
 #include "sched/scheduler.h"
 
 namespace tucana::mpi {
@@ -213,14 +214,15 @@ void ContextTurn::wait() {
   // ends (each end wakes every waiter, which checks again).
   if (h_.serving.load(std::memory_order_acquire) == mine_) return;
   Subrank* me = current_subrank();
-  bool marked = false;
-  if (call_ && me && sched::Scheduler::current_fiber() == me->fiber && !me->blocked.call) {
+  bool* polling = nullptr;
+  BlockedIn* marked = call_ && me ? tasks::blocked_record(me, &polling) : nullptr;
+  if (marked && marked->call) marked = nullptr;
+  if (marked) {
     BlockedIn b;
     b.call = call_;
     b.note = "waiting for an earlier MPI_Comm_idup of this subrank to agree on its context pair (a subrank's "
              "communicator creations agree one at a time, in the order of its calls)";
-    me->blocked = b;
-    marked = true;
+    *marked = b;
   }
   while (h_.serving.load(std::memory_order_acquire) != mine_) {
     {
@@ -230,7 +232,7 @@ void ContextTurn::wait() {
     }
     sched::Scheduler::park();
   }
-  if (marked) me->blocked.call = nullptr;
+  if (marked) marked->call = nullptr;
 }
 
 const char* comm_name(TMPI_Comm comm) { return comm_name(comm, current_subrank()); }

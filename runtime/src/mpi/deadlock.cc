@@ -9,6 +9,7 @@
 
 #include "mpi/errors.h"
 #include "mpi/runtime.h"
+#include "tasks/task.h"
 
 namespace tucana::mpi {
 
@@ -44,22 +45,56 @@ std::string describe(const BlockedIn& b, const Subrank* who) {
 
 std::int64_t now_ns() { return sched::Scheduler::now_ns(); }
 
-int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+// The subranks a report names (its task lines are indented further).
+int count_lines(const std::string& text) {
+  int n = 0;
+  for (std::size_t at = 0; (at = text.find("  subrank ", at)) != std::string::npos; at += 10)
+    if (at == 0 || text[at - 1] == '\n') ++n;
+  return n;
+}
 
 }  // namespace
 
 std::string blocked_subrank_lines(const Runtime& rt) {
   std::string text;
   char line[640];
+  // Each subrank's started, unfinished tasks, under its task lock (an
+  // outer one to the polling lock: see below for that).
+  std::vector<std::string> task_lines(rt.subranks.size());
+  for (std::size_t i = 0; i < rt.subranks.size(); ++i) {
+    const Subrank& s = *rt.subranks[i];
+    if (s.finished || !s.tasks) continue;
+    tasks::RankTasks& tasks = *s.tasks;
+    sync::MutexLock lock(tasks.mutex);
+    sync::MutexLock polling(polling_mutex());
+    for (const tasks::Task* t = tasks.live; t; t = t->live_next) {
+      std::snprintf(line, sizeof line, "    task %d '%s' of subrank %d: %s\n", t->id, t->label, s.world,
+                    t->blocked.call ? describe(t->blocked, &s).c_str() : "ready or blocked outside MPI");
+      task_lines[i] += line;
+    }
+    if (!tasks.waiting_for_slot.empty()) {
+      std::snprintf(line, sizeof line,
+                    "    %zu more ready task(s) of subrank %d wait for one of its %d started tasks to finish (a "
+                    "subrank runs at most that many at once)\n",
+                    tasks.waiting_for_slot.size(), s.world, tasks.live_count);
+      task_lines[i] += line;
+    }
+    if (tasks.unstarted > 0) {
+      std::snprintf(line, sizeof line, "    %d more task(s) of subrank %d wait for the tasks they depend on\n",
+                    tasks.unstarted, s.world);
+      task_lines[i] += line;
+    }
+  }
   // A polling subrank keeps rewriting its `blocked` on its own worker
   // (the others' are written before they park, which the quiescence
   // counters order before this).
   sync::MutexLock lock(polling_mutex());
-  for (auto& s : rt.subranks) {
+  for (std::size_t i = 0; i < rt.subranks.size(); ++i) {
+    const Subrank* s = rt.subranks[i].get();
     if (s->finished) continue;
     std::snprintf(line, sizeof line, "  subrank %d (process %d, worker %d): %s\n", s->world, rt.layout.my_proc,
-                  s->worker, s->blocked.call ? describe(s->blocked, s.get()).c_str() : "blocked");
-    text += line;
+                  s->worker, s->blocked.call ? describe(s->blocked, s).c_str() : "blocked");
+    text += line + task_lines[i];
   }
   return text;
 }

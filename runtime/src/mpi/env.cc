@@ -12,6 +12,7 @@
 #include "mpi/datatype.h"
 #include "mpi/errors.h"
 #include "mpi/rma.h"
+#include "tasks/task.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -87,6 +88,11 @@ int TMPI_Finalized(int* flag) {
 
 int TMPI_Finalize(void) {
   Subrank* me = enter("MPI_Finalize");
+  if (tasks::Task* t = tasks::current_task())
+    fatal("MPI_Finalize called by task %d ('%s') of subrank %d: call it from the subrank's own code", t->id,
+          t->label, me->world);
+  // Its tasks may still call MPI: they finish first.
+  tasks::wait_for_children("MPI_Finalize");
   // MPI_COMM_SELF's attributes go first: libraries hang clean-up on them.
   delete_attributes(AttrKind::Comm, TMPI_COMM_SELF);
   rma_finalize(me);
@@ -108,7 +114,8 @@ int TMPI_Query_thread(int* provided) {
 }
 
 int TMPI_Is_thread_main(int* flag) {
-  *flag = current_subrank() != nullptr;
+  // A task is like a thread the program created: not the main thread.
+  *flag = current_subrank() != nullptr && !tasks::current_task();
   return TMPI_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sync/mutex.h"
+#include "tasks/task.h"
 
 namespace tucana::mpi {
 
@@ -17,11 +18,14 @@ sync::Mutex& polling_mutex() {
 }
 
 void note_polling(Subrank* me, const BlockedIn& what) {
-  if (me->polling) return;
+  // The subrank's own record, or its task's (a helper fiber has none).
+  bool* polling = nullptr;
+  BlockedIn* blocked = tasks::blocked_record(me, &polling);
+  if (!blocked || *polling) return;
   {
     sync::MutexLock lock(polling_mutex());
-    me->polling = true;
-    me->blocked = what;
+    *polling = true;
+    *blocked = what;
   }
   Runtime::get().scheduler->begin_polling();
 }
@@ -176,11 +180,13 @@ Subrank* enter(const char* call, bool before_init_ok) {
           "constructor, or an atexit handler); Tucana runs MPI calls only in the program's main "
           "and what it calls",
           call);
-  if (me->polling) {
+  bool* polling = nullptr;
+  BlockedIn* blocked = tasks::blocked_record(me, &polling);
+  if (blocked && *polling) {
     {
       sync::MutexLock lock(polling_mutex());
-      me->polling = false;
-      me->blocked.call = nullptr;
+      *polling = false;
+      blocked->call = nullptr;
     }
     Runtime::get().scheduler->end_polling();
   }

@@ -9,6 +9,7 @@
 #include "mpi/errors.h"
 #include "mpi/request.h"
 #include "regions/superblock_run.h"
+#include "tasks/task.h"
 
 namespace tucana::mpi {
 
@@ -271,6 +272,7 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
   r->owner = me->world;
   r->peer = world_peer;
   r->tag = tag;
+  tasks::note_peer(world_peer);  // a task that talks to another process is a boundary task
   r->buf = buf;
   r->bytes = bytes;
   r->on_complete = &on_complete;
@@ -300,7 +302,8 @@ void start_request(Request* r) {
 
 void start_detached(Request* r) {
   r->state.store(Request::kPending, std::memory_order_release);
-  if (r->heap && r->subrank->current_instance) {
+  // (A task's requests belong to no region: tasks outlive the regions that spawn them.)
+  if (r->heap && r->subrank->current_instance && !tasks::current_task()) {
     regions::Instance* in = r->subrank->current_instance;
     r->instance = in;
     r->posted_in = in->run;
@@ -319,11 +322,12 @@ void wait_done(Subrank* me, Request* r, const char* call) {
   auto self = reinterpret_cast<std::uintptr_t>(fiber);
   std::uintptr_t expected = Request::kPending;
   if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
-  bool marked = fiber == me->fiber && me->blocked.call == nullptr;
-  if (marked)
-    me->blocked = blocked_on(call, r);
+  bool* polling = nullptr;
+  BlockedIn* marked = tasks::blocked_record(me, &polling);
+  if (marked && marked->call) marked = nullptr;
+  if (marked) *marked = blocked_on(call, r);
   while (!is_done(r)) sched::Scheduler::park();
-  if (marked) me->blocked.call = nullptr;
+  if (marked) marked->call = nullptr;
 }
 
 BlockedIn blocked_on(const char* call, const Request* r) {
@@ -616,15 +620,18 @@ int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
   }
   Runtime& rt = Runtime::get();
   comm::ProbeResult found;
-  bool marked = me->blocked.call == nullptr;
+  bool* polling = nullptr;
+  BlockedIn* marked = tasks::blocked_record(me, &polling);
+  if (marked && marked->call) marked = nullptr;
+  fiber::Fiber* self = sched::Scheduler::current_fiber();  // the subrank's, or its task's
   for (;;) {
     // Register first, then look: an arrival in between still wakes us.
-    rt.messenger->wait_for_arrival(me->world, me->fiber);
+    rt.messenger->wait_for_arrival(me->world, self);
     if (rt.messenger->probe(me->world, a.comm.p2p_ctx, a.world_peer, tag, &found)) break;
-    if (marked) me->blocked = BlockedIn{call, call, "source", source, tag, comm};
+    if (marked) *marked = BlockedIn{call, call, "source", source, tag, comm};
     sched::Scheduler::park();
   }
-  if (marked) me->blocked.call = nullptr;
+  if (marked) marked->call = nullptr;
   if (status) {
     empty_status(status);
     status->MPI_SOURCE = from_world(me, comm, found.source);

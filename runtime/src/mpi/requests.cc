@@ -10,6 +10,7 @@
 #include "mpi/request.h"
 #include "regions/superblock_run.h"
 #include "sync/mutex.h"
+#include "tasks/task.h"
 
 using namespace tucana;
 using namespace tucana::mpi;
@@ -52,7 +53,7 @@ void unsuccessful_poll(Subrank* me, const char* call, const Request* r) {
 // where the wait would block (only pending requests are looked at).
 void check_coverage(const Subrank* me, int count, TMPI_Request* requests) {
   const regions::Instance* running = me->current_instance;
-  if (!running) return;
+  if (!running || tasks::current_task()) return;
   for (int i = 0; i < count; ++i) {
     Request* r = requests[i];
     if (is_empty(r) || is_done(r) || r->posted_in != running->run) continue;
@@ -105,16 +106,17 @@ void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* c
     registered.push_back(r);
   }
   if (registered.empty()) return;
-  bool marked = fiber == me->fiber && me->blocked.call == nullptr;
-  if (marked)
-    me->blocked = blocked_on(call, first);
+  bool* polling = nullptr;
+  BlockedIn* marked = tasks::blocked_record(me, &polling);
+  if (marked && marked->call) marked = nullptr;
+  if (marked) *marked = blocked_on(call, first);
   for (;;) {
     bool any = false;
     for (Request* r : registered) any = any || is_done(r);
     if (any) break;
     sched::Scheduler::park();
   }
-  if (marked) me->blocked.call = nullptr;
+  if (marked) marked->call = nullptr;
   for (Request* r : registered) {
     std::uintptr_t e = self;
     r->state.compare_exchange_strong(e, Request::kPending);

@@ -12,6 +12,7 @@
 #include "mpi/errors.h"
 #include "mpi/output.h"
 #include "mpi/signals.h"
+#include "tasks/task.h"
 #include "trace/trace.h"
 
 namespace tucana::mpi {
@@ -109,6 +110,12 @@ void Runtime::exit_called(int status) {
   Runtime* rt = instance_;
   Subrank* me = rt && !rt->aborting_.load() ? current_subrank() : nullptr;
   if (!me) return;
+  if (tasks::Task* t = tasks::current_task()) {
+    // As exit() on a thread of an MPI process: the process (here, the job) ends.
+    std::fprintf(stderr, "tucana: error: task %d ('%s') of subrank %d called exit(%d): the job ends\n", t->id,
+                 t->label, me->world, status);
+    rt->abort(status != 0 ? status : 1);
+  }
   if (sched::Scheduler::current_fiber() != me->fiber) {
     // A helper fiber (a user reduction inside a non-blocking collective):
     // it cannot stand for its subrank, so the job ends.
@@ -122,6 +129,7 @@ void Runtime::exit_called(int status) {
                  me->world, status, status);
     rt->abort(status);
   }
+  tasks::wait_for_children("exit");  // its tasks may use its stack
   me->priv_atexit.run_all();  // (an exit() in one of them comes back here)
   flush_subrank_output(me);
   me->exit_code = status;
@@ -135,6 +143,7 @@ void Runtime::subrank_entry(void* arg) {
   Runtime& rt = get();
   run_private_inits();
   s->exit_code = rt.main_(static_cast<int>(s->args.size()), s->argv.data(), rt.envp_);
+  tasks::wait_for_children("the end of main");  // a rank ends after its tasks
   s->priv_atexit.run_all();
   flush_subrank_output(s);
   s->finished = true;

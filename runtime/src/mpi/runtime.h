@@ -25,6 +25,13 @@ class SuperblockRun;
 struct Instance;
 }  // namespace tucana::regions
 
+namespace tucana::tasks {
+struct RankTasks;
+struct RankTasksDeleter {
+  void operator()(RankTasks* t) const;  // tasks/task.cc
+};
+}  // namespace tucana::tasks
+
 namespace tucana::mpi {
 
 class DeadlockDetector;
@@ -77,6 +84,8 @@ struct Subrank {
   SubrankOutput output;   // its pending output lines (mpi/output.h)
   // Its rand(), strtok() and getopt() state (libc/libc_state.h), made on first use.
   std::unique_ptr<libc::State, libc::StateDeleter> libc;
+  // Its tasks (tasks/task.h), made by its first tucana_task_spawn.
+  std::unique_ptr<tasks::RankTasks, tasks::RankTasksDeleter> tasks;
 };
 
 using UserMain = int (*)(int, char**, char**);

@@ -6,6 +6,7 @@
 #include "mpi/errors.h"
 #include "mpi/request.h"
 #include "regions/superblock_run.h"
+#include "tasks/task.h"
 #include "trace/trace.h"
 
 using namespace tucana;
@@ -50,6 +51,12 @@ extern "C" {
 
 tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
   Subrank* me = enter("tucana_sb_begin");
+  // A superblock's regions are the subrank's own schedule (its fiber parks
+  // between them, its requests belong to them): not a task's.
+  if (tasks::Task* t = tasks::current_task())
+    fatal("superblock %s entered by task %d ('%s') of subrank %d: superblocks run in the subrank's own code, not "
+          "in tasks (split the work of a region into tasks instead)",
+          desc->where, t->id, t->label, me->world);
   auto* sb = new tucana_superblock(desc, me);
   me->superblocks.push_back(&sb->run);
   return sb;
@@ -134,13 +141,13 @@ void tucana_sb_end(tucana_superblock* sb) {
 int tucana_sb_recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
                    TMPI_Status* status) {
   Subrank* me = enter("MPI_Recv");
-  if (!me->current_instance) return TMPI_Recv(buf, count, type, source, tag, comm, status);
+  if (!me->current_instance || tasks::current_task()) return TMPI_Recv(buf, count, type, source, tag, comm, status);
   return post_released("MPI_Recv", comm::Operation::Kind::Recv, buf, count, type, source, tag, comm, status);
 }
 
 int tucana_sb_send(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
   Subrank* me = enter("MPI_Send");
-  if (!me->current_instance) return TMPI_Send(buf, count, type, dest, tag, comm);
+  if (!me->current_instance || tasks::current_task()) return TMPI_Send(buf, count, type, dest, tag, comm);
   return post_released("MPI_Send", comm::Operation::Kind::Send, const_cast<void*>(buf), count, type, dest, tag,
                        comm, TMPI_STATUS_IGNORE);
 }
@@ -149,7 +156,7 @@ int tucana_sb_sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtyp
                        void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
                        TMPI_Comm comm, TMPI_Status* status) {
   Subrank* me = enter("MPI_Sendrecv");
-  if (!me->current_instance)
+  if (!me->current_instance || tasks::current_task())
     return TMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                          recvtag, comm, status);
   // The receive first, as MPI_Sendrecv posts it.

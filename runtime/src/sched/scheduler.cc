@@ -76,40 +76,48 @@ Fiber* Scheduler::spawn(int worker, Fiber::Entry entry, void* arg, std::string n
 void recycle_transient(Fiber* f, void* scheduler) {
   auto* s = static_cast<Scheduler*>(scheduler);
   sync::MutexLock lock(s->transient_mutex_);
-  s->transient_free_.push_back(f);
+  s->transient_free_[f->task_pool].push_back(f);
 }
 
-void Scheduler::spawn_transient(Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id) {
+void Scheduler::spawn_transient(const TransientSpec& spec) {
   Worker* w = current_worker();
   assert(w);
   Fiber* f = nullptr;
+  const int pool = spec.pool == Pool::kTask ? 1 : 0;
   {
     sync::MutexLock lock(transient_mutex_);
-    for (std::size_t i = 0; i < transient_free_.size(); ++i) {
-      if (transient_free_[i]->stack().usable >= stack_size) {
-        f = transient_free_[i];
-        transient_free_.erase(transient_free_.begin() + static_cast<std::ptrdiff_t>(i));
+    std::vector<Fiber*>& free = transient_free_[pool];
+    for (std::size_t i = free.size(); i-- > 0;) {
+      if (free[i]->stack().usable >= spec.stack_size) {
+        f = free[i];
+        free[i] = free.back();
+        free.pop_back();
         break;
       }
     }
     if (!f) {
-      // (Helper stacks have their own option: runtime/src/mpi/nonblocking.cc.)
+      // (Each pool's stacks have their own option: runtime/src/mpi/nonblocking.cc, tasks/task.cc.)
       transient_all_.push_back(std::make_unique<Fiber>(
-          entry, arg, stack_size, "helper fiber",
-          "give a larger size with --helper-stack-size or TUCANA_HELPER_STACK_SIZE"));
+          spec.entry, spec.arg, spec.stack_size, pool ? "task fiber" : "helper fiber",
+          pool ? "give a larger size with --task-stack-size or TUCANA_TASK_STACK_SIZE"
+               : "give a larger size with --helper-stack-size or TUCANA_HELPER_STACK_SIZE"));
       f = transient_all_.back().get();
       f->transient = true;
+      f->task_pool = pool;
     } else {
-      f->restart(entry, arg);
+      f->restart(spec.entry, spec.arg);
     }
   }
   f->home = w;
-  f->user = user;
+  f->user = spec.user;
   // A helper of the running fiber's owner sees the owner's globals.
   Fiber* spawner = w->current();
-  f->globals_delta = spawner && spawner->user == user ? spawner->globals_delta : 0;
-  f->trace_id = trace_id;
-  f->priority = 0;
+  f->globals_delta = spawner && spawner->user == spec.user ? spawner->globals_delta : 0;
+  f->trace_id = spec.trace_id;
+  f->priority = spec.priority;
+  f->task = spec.task;
+  f->trace_task = spec.trace_task;
+  f->trace_label = spec.trace_label;
   live_.fetch_add(1);
   w->make_ready(f);
 }

@@ -62,14 +62,37 @@ class Scheduler {
   // Creates a fiber homed on worker `worker` that runs entry(arg). Call before
   // run(). `name` labels it in diagnostics.
   fiber::Fiber* spawn(int worker, fiber::Fiber::Entry entry, void* arg, std::string name);
+  // A fiber created while fibers run (spawn_transient): pooled and reused.
+  enum class Pool { kHelper, kTask };
+  struct TransientSpec {
+    fiber::Fiber::Entry entry = nullptr;
+    void* arg = nullptr;
+    std::size_t stack_size = 0;
+    Pool pool = Pool::kHelper;  // names its stack overflow advice
+    void* user = nullptr;       // Fiber::user
+    int trace_id = -1;
+    int priority = 0;           // Fiber::priority
+    void* task = nullptr;       // Fiber::task, trace_task, trace_label
+    int trace_task = 0;
+    const char* trace_label = nullptr;
+  };
   // Creates a fiber while fibers run, homed on the calling fiber's worker,
-  // with a stack of `stack_size` bytes, labelled with `user` and `trace_id`
-  // before anyone can run it. When it finishes it goes back to a pool and is
-  // reused (never freed while the process runs: a late unpark of a finished
-  // fiber finds a live object, and every park loop re-checks its condition).
-  // The caller must not touch the returned fiber after this call. Contract:
-  // called by a running fiber.
-  void spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id);
+  // with a stack of at least `stack_size` bytes, labelled as `spec` says
+  // before anyone can run it. When it finishes it goes back to its pool and
+  // is reused (never freed while the process runs: a late unpark of a
+  // finished fiber finds a live object, and every park loop re-checks its
+  // condition). The caller must not touch the returned fiber after this
+  // call. Contract: called by a running fiber.
+  void spawn_transient(const TransientSpec& spec);
+  void spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id) {
+    TransientSpec spec;
+    spec.entry = entry;
+    spec.arg = arg;
+    spec.stack_size = stack_size;
+    spec.user = user;
+    spec.trace_id = trace_id;
+    spawn_transient(spec);
+  }
 
   // Polled by idle workers and every few switches; returns true when it made
   // progress. Called by one worker at a time at most if it says so itself
@@ -167,7 +190,8 @@ class Scheduler {
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
   sync::Mutex transient_mutex_{sync::LockLevel::kFiberPool, "helper fiber pool"};
   std::vector<std::unique_ptr<fiber::Fiber>> transient_all_ TUCANA_GUARDED_BY(transient_mutex_);  // owned
-  std::vector<fiber::Fiber*> transient_free_ TUCANA_GUARDED_BY(transient_mutex_);  // finished, reusable
+  // Finished, reusable, per pool (Pool).
+  std::vector<fiber::Fiber*> transient_free_[2] TUCANA_GUARDED_BY(transient_mutex_);
 
   std::function<bool()> poll_hook_;
   std::function<void()> stall_handler_;

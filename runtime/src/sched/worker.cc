@@ -247,7 +247,10 @@ void Worker::sleep_for(std::chrono::microseconds nap) {
 
 void Worker::trace_switch_slow() {
   std::int64_t now = trace::now_ns();
-  if (current_) trace::subrank_span(index_, current_->trace_id, running_since_ns_, now);
+  if (current_ && current_->trace_task > 0)
+    trace::task_span(index_, current_->trace_id, current_->trace_task, current_->trace_label, running_since_ns_, now);
+  else if (current_)
+    trace::subrank_span(index_, current_->trace_id, running_since_ns_, now);
   running_since_ns_ = now;
 }
 

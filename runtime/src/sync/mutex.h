@@ -58,6 +58,7 @@ enum class LockLevel : unsigned char {
   kDeadlock = 20,     // the deadlock detector's protocol (mpi/deadlock.h); calls the transport
   kTransport = 40,    // every real MPI call (comm/transport.cc); completions and arrivals run under it
   kMailbox = 50,      // a subrank's message queues (comm/messenger.cc); unparks under it
+  kTaskGraph = 55,    // a subrank's tasks (tasks/task.h); spawns and unparks under it
   kFiberPool = 60,    // the pool of helper fibers (sched/scheduler.h)
   kInbox = 70,        // fibers handed to a worker by other threads (sched/worker.h)
   kSleep = 80,        // a worker's sleep (sched/worker.h)

@@ -38,6 +38,16 @@ std::int64_t g_start_ns = 0;
 
 double us(std::int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
+// A name inside a JSON string (task labels come from the program).
+void put_json_text(const char* text, FILE* out) {
+  for (const char* c = text; *c; ++c) {
+    unsigned char u = static_cast<unsigned char>(*c);
+    if (u == '"' || u == '\\') std::fprintf(out, "\\%c", u);
+    else if (u < 0x20) std::fprintf(out, "\\u%04x", u);
+    else std::fputc(u, out);
+  }
+}
+
 }  // namespace
 
 std::int64_t now_ns() {
@@ -71,6 +81,10 @@ void subrank_span(int worker, int subrank, std::int64_t begin_ns, std::int64_t e
   span(worker, "subrank", "subrank", begin_ns, end_ns, subrank);
 }
 
+void task_span(int worker, int subrank, int task, const char* label, std::int64_t begin_ns, std::int64_t end_ns) {
+  span(worker, "task", label ? label : "task", begin_ns, end_ns, subrank, task);
+}
+
 void finish(const std::string& path, int nprocs) {
   if (!detail::g_enabled) return;
   detail::g_enabled = false;
@@ -96,12 +110,13 @@ void finish(const std::string& path, int nprocs) {
       if (e.subrank >= 0 && std::string(e.category) == "subrank")
         std::fprintf(out, "subrank %d", e.subrank);
       else
-        std::fputs(e.name, out);
+        put_json_text(e.name, out);
       std::fprintf(out, "\", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %d, \"tid\": %zu",
                    e.category, us(e.begin_ns), us(e.end_ns - e.begin_ns), g_process, w);
       if (e.subrank >= 0) {
         std::fprintf(out, ", \"args\": {\"subrank\": %d", e.subrank);
-        if (e.iteration >= 0) std::fprintf(out, ", \"iteration\": %ld", e.iteration);
+        bool task = std::string(e.category) == "task";
+        if (e.iteration >= 0) std::fprintf(out, ", \"%s\": %ld", task ? "task" : "iteration", e.iteration);
         std::fputs("}", out);
       }
       std::fputs("},\n", out);
@@ -112,14 +127,14 @@ void finish(const std::string& path, int nprocs) {
   std::fclose(out);
 
   // Utilization: the share of the run each worker spent running subranks
-  // (and inside regions), idle, and moving messages.
+  // and their tasks (and inside regions), idle, and moving messages.
   double total = static_cast<double>(end_ns - g_start_ns);
   for (std::size_t w = 0; w < g_buffers.size(); ++w) {
     double busy = 0, regions = 0, idle = 0, mpi = 0;
     for (const Event& e : g_buffers[w]->events) {
       double d = static_cast<double>(e.end_ns - e.begin_ns);
       std::string cat = e.category;
-      if (cat == "subrank") busy += d;
+      if (cat == "subrank" || cat == "task") busy += d;
       else if (cat == "region") regions += d;
       else if (cat == "idle") idle += d;
       else if (cat == "mpi") mpi += d;

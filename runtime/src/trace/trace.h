@@ -31,6 +31,9 @@ void span(int worker, const char* category, const char* name, std::int64_t begin
           int subrank = -1, long iteration = -1);
 // A span of a running subrank (its name is made from the number).
 void subrank_span(int worker, int subrank, std::int64_t begin_ns, std::int64_t end_ns);
+// A span of a running task of a subrank (tasks/task.h): named by its label
+// (null: "task"), with the subrank and the task's number as arguments.
+void task_span(int worker, int subrank, int task, const char* label, std::int64_t begin_ns, std::int64_t end_ns);
 
 // Writes the events to `path` (when this is the only process) or to
 // `path.<process>.part` (tucana-run merges the parts into `path`), and
