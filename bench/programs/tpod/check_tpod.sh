@@ -2,7 +2,7 @@
 # Correctness check of the TPOD program: runs, at one small problem,
 #   tpod.original                       with NATIVE_MPIRUN -np 4 (one block per rank)
 #   tpod.hybrid, blocks 4 4 4, shuffled with TUCANA_RUN -np 2
-#   tpod.hybrid, blocks 5 3 7, natural  with TUCANA_RUN -np 2 --workers 2
+#   tpod.hybrid, blocks 5 3 7, natural  with TUCANA_RUN -np 2 --workers 2 (4 ranks)
 #   tpod.hybrid, blocks 0 0 0 (whole)   with TUCANA_RUN -np 4
 # and requires of each run exit status 0 and "tpod: OK" (at this size each
 # run also compares its grid bit for bit with a serial computation), and of
