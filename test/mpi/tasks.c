@@ -344,8 +344,12 @@ static void test_boundary_first(void)
     MPI_Allgather(&pid, 1, MPI_INT, pids, 1, MPI_INT, MPI_COMM_WORLD);
     int out = (rank + size / 2) % size, in = (rank - size / 2 + size) % size;
     int remote = pids[out] != pid || pids[in] != pid;
-    const char *workers = getenv("TUCANA_WORKERS");
-    int one_worker = workers && strcmp(workers, "1") == 0;
+    /* The order is the priority policy's, with one worker (with more, an
+     * idle worker takes the other task at once; seeded schedules pick at
+     * random). */
+    const char *workers = getenv("TUCANA_WORKERS"), *seed = getenv("TUCANA_SCHED_SEED");
+    const char *policy = getenv("TUCANA_POLICY");
+    int one_worker = workers && strcmp(workers, "1") == 0 && !(seed && *seed) && !(policy && strcmp(policy, "fifo") == 0);
 
     /* Epoch 1: the runtime learns that the second task talks to another
      * process (when it does); epoch 2: it then runs first, and so does an
@@ -378,6 +382,51 @@ static void test_boundary_first(void)
     free(pids);
 }
 
+/* --- tasks on stolen workers -------------------------------------------- */
+
+#include <pthread.h>
+#include <time.h>
+
+#define STEAL_TASKS 200
+static pthread_t ran_on[STEAL_TASKS];
+
+static void spin_task(void *p)
+{
+    int k = *(int *)p;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 500000L);
+    ran_on[k] = pthread_self();
+}
+
+/* Rank 0 spawns 200 tasks of 0.5 ms while every other rank waits in a
+ * barrier: with several workers in its process, idle workers take some of
+ * them (the tasks record the thread that ran them). */
+static void test_stolen(void)
+{
+    const char *workers = getenv("TUCANA_WORKERS");
+    int several = workers && atoi(workers) > 1;
+    if (rank == 0) {
+        for (int k = 0; k < STEAL_TASKS; ++k)
+            tucana_task_spawn(spin_task, &k, sizeof k, NULL);
+        tucana_taskwait();
+        int distinct = 0;
+        for (int k = 0; k < STEAL_TASKS; ++k) {
+            int seen = 0;
+            for (int j = 0; j < k && !seen; ++j)
+                seen = pthread_equal(ran_on[j], ran_on[k]);
+            distinct += !seen;
+        }
+        if (several)
+            CHECK_TRUE(distinct > 1, "tasks of rank 0 ran on %d worker thread(s)", distinct);
+        else
+            CHECK(1, distinct, "one worker: one thread");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -389,6 +438,7 @@ int main(int argc, char **argv)
     test_many();
     test_taskloop();
     test_boundary_first();
+    test_stolen();
     /* Tasks left running at MPI_Finalize: it waits for them. */
     struct msg_args late = {rank, 99, xmalloc(sizeof(double)), 1};
     late.buf[0] = 1.5;

@@ -176,6 +176,34 @@ TEST_P(StackOverflowDeathTest, HelperOverflowNamesTheHelperStackOption) {
       "--helper-stack-size or TUCANA_HELPER_STACK_SIZE");
 }
 
+void spawn_overflowing_task(void*) {
+  static int user;
+  Scheduler::TransientSpec spec;
+  spec.entry = &overflow_entry;
+  spec.stack_size = 64 * 1024;
+  spec.pool = Scheduler::Pool::kTask;
+  spec.user = &user;
+  g_helper_scheduler->spawn_transient(spec);
+}
+
+TEST_P(StackOverflowDeathTest, TaskOverflowNamesTheTaskStackOption) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const int w = workers();
+  EXPECT_EXIT(
+      {
+        SchedulerConfig cfg;
+        cfg.workers = w;
+        cfg.stack_size = 256 * 1024;
+        Scheduler s(cfg);
+        g_helper_scheduler = &s;
+        s.spawn(w - 1, &spawn_overflowing_task, nullptr, "spawner");
+        s.run();
+      },
+      ::testing::ExitedWithCode(3),
+      "stack overflow in task fiber \\(stack size 65536 bytes\\); give a larger size with "
+      "--task-stack-size or TUCANA_TASK_STACK_SIZE");
+}
+
 TEST_P(StackOverflowDeathTest, OtherFaultsAreNotReportedAsOverflow) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const int w = workers();

@@ -275,24 +275,26 @@ void run_chunk(void* p) {
 }  // namespace
 
 // Parks the caller until every task of `scope` has finished (or `one`,
-// when given). Returns with the lock held.
-void wait_in(RankTasks& rt, sync::MutexLock& lock, Scope& scope, Task* one, const Caller& c, const char* call,
-             const char* note) TUCANA_REQUIRES(rt.mutex) {
-  (void)rt;  // (named for the analysis)
+// when given). Called and returns with rt.mutex held (a MutexLock of the
+// caller's: released and taken again here, so held on return).
+void wait_in(RankTasks& rt, Scope& scope, Task* one, const Caller& c, const char* call, const char* note)
+    TUCANA_REQUIRES(rt.mutex) {
   auto done = [&] { return one ? one->finished : scope.outstanding == 0; };
   if (done()) return;
-  lock.unlock();
-  WaitMark mark(c.me, call, note);
-  lock.lock();
-  while (!done()) {
-    scope.waiter = c.fiber;
-    scope.waiting_for = one;
-    lock.unlock();
-    sched::Scheduler::park();
-    lock.lock();
+  rt.mutex.unlock();
+  {
+    WaitMark mark(c.me, call, note);
+    rt.mutex.lock();
+    while (!done()) {
+      scope.waiter = c.fiber;
+      scope.waiting_for = one;
+      rt.mutex.unlock();
+      sched::Scheduler::park();
+      rt.mutex.lock();
+    }
+    scope.waiter = nullptr;
+    scope.waiting_for = nullptr;
   }
-  scope.waiter = nullptr;
-  scope.waiting_for = nullptr;
 }
 
 void wait_for_children(const char* call) {
@@ -303,7 +305,7 @@ void wait_for_children(const char* call) {
   {
     sync::MutexLock lock(rt.mutex);
     Scope& scope = scope_of(rt, c);
-    wait_in(rt, lock, scope, nullptr, c, call, c.task ? "waiting for its child tasks" : "waiting for its tasks");
+    wait_in(rt, scope, nullptr, c, call, c.task ? "waiting for its child tasks" : "waiting for its tasks");
     done.swap(scope.children);
     scope.data.clear();
     scope.previous.swap(scope.current);
@@ -346,7 +348,7 @@ void tucana_task_wait(tucana_task_t handle) {
     tucana::mpi::fatal("%s: task %d is not a child of the caller (subrank %d%s)", call, t->id, c.me->world,
                        c.task ? ", in a task" : "");
   }
-  tucana::tasks::wait_in(*rt, lock, scope, t, c, call, "waiting for one of its tasks");
+  tucana::tasks::wait_in(*rt, scope, t, c, call, "waiting for one of its tasks");
 }
 
 int tucana_num_tasks(void) {
@@ -401,7 +403,7 @@ void tucana_taskloop(long long n, long long num_tasks, long long grainsize,
     tucana::tasks::spawn(call, c, s, &group);
   }
   tucana::sync::MutexLock lock(rt.mutex);
-  tucana::tasks::wait_in(rt, lock, group, nullptr, c, call, "waiting for its chunks");
+  tucana::tasks::wait_in(rt, group, nullptr, c, call, "waiting for its chunks");
   rt.loop_learned[reinterpret_cast<const void*>(body)] = std::move(group.current);
   // (group's records are freed on return, with the lock released.)
 }
