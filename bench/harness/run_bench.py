@@ -17,8 +17,11 @@ Variants (P = --np, V = --vf):
                LD_PRELOAD=libtucana_nocomm.so (tools/nocomm/)
   tucana       BUILD/bench/programs/NAME/NAME.tucana       tucana-run -np P --vf V
   virtualized  BUILD/bench/programs/NAME/NAME.virtualized  tucana-run -np P --vf V
-All variants of a program solve the same global problem: the native ones on
-P ranks, the Tucana ones on P*V subranks over P processes.
+  hybrid       BUILD/bench/programs/NAME/NAME.hybrid       tucana-run -np P --tasks V
+               (MPI between ranks, V tasks per rank; programs with a
+               NAME_hybrid.c only, skipped for the others)
+All variants of a program solve the same global problem: the native ones and
+hybrid on P ranks, tucana and virtualized on P*V subranks over P processes.
 
 hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), medians.
 
@@ -47,9 +50,11 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 NETNS_RUN = os.path.join(HERE, "netns-run.sh")
 
 ALL_PROGRAMS = ["jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
-ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized"]
+ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized", "hybrid"]
 NATIVE_VARIANTS = ("original", "overlap", "nocomm")
-TUCANA_VARIANTS = ("tucana", "virtualized")
+TUCANA_VARIANTS = ("tucana", "virtualized")   # P processes x V subranks per worker
+HYBRID_VARIANTS = ("hybrid",)                 # P ranks x V tasks per rank
+SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS  # run by tucana-run, swept over V
 
 # Per-program settings.  args: the problem of a normal run (the timed loop of
 # the original variant takes roughly 0.5-1.5 s on 2 cores at 1gbit); quick: a
@@ -77,6 +82,10 @@ PROGRAMS = {
     # NX NY NZ CYCLES DIMS LEVELS: LEVELS fixed so that every rank count runs
     # the same hierarchy
     "multigrid": {"args": "256 256 64 3 1 3", "quick": "32 32 32 2 1 3"},
+    # not in the default list (original and hybrid only; tpod_sweep.py sweeps
+    # its block size): NX NY NZ ITERATIONS BX BY BZ, the original ignores the
+    # blocks
+    "tpod": {"args": "256 256 128 50 32 32 32", "quick": "64 64 32 5 16 16 16"},
 }
 DEFAULT_PROGRAM = {"args": "", "quick": ""}
 
@@ -197,7 +206,8 @@ def square_layout(np_, vf):
 
 
 class Job:
-    """One run: program, variant, np, vf (None for native variants), rep."""
+    """One run: program, variant, np, vf (None for native variants; the tasks
+    per rank for hybrid), rep."""
 
     def __init__(self, program, variant, np_, vf, rep, binary, args, main):
         self.program, self.variant, self.np, self.vf, self.rep = program, variant, np_, vf, rep
@@ -206,6 +216,8 @@ class Job:
 
     @property
     def ranks(self):
+        if self.variant in HYBRID_VARIANTS:
+            return self.np  # its V is tasks, not subranks
         return self.np * (self.vf or 1)
 
 
@@ -253,7 +265,8 @@ def build_command(job, opts, ctx):
                 cmd += ["-genv", "LD_PRELOAD", ctx["nocomm_lib"]]
         cmd += shlex.split(opts.mpirun_args)
     else:
-        cmd = [ctx["tucana_run"], "-np", str(job.np), "--vf", str(job.vf)]
+        what = "--tasks" if job.variant in HYBRID_VARIANTS else "--vf"
+        cmd = [ctx["tucana_run"], "-np", str(job.np), what, str(job.vf)]
         extra = []
         if not oversub:  # the same binding as the native runs
             extra = ["--bind-to", "core"] if ctx["launcher"] == "openmpi" else ["-bind-to", "core"]
@@ -318,7 +331,7 @@ def run_job(job, opts, ctx, logdir):
         status = "no-ok-line"
     else:
         status = "ok"
-    vf = f"vf{job.vf}" if job.vf else "native"
+    vf = (f"tasks{job.vf}" if job.variant in HYBRID_VARIANTS else f"vf{job.vf}") if job.vf else "native"
     log = os.path.join(logdir, f"{job.program}.{job.variant}.{vf}.rep{job.rep}.log")
     with open(log, "w") as f:
         f.write("command: " + " ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -353,6 +366,8 @@ def make_jobs(opts, ctx):
         np_ = opts.np_map.get(prog, opts.np)
         vf = opts.vf_map.get(prog, opts.vf)
         sweep = [] if (opts.quick or not opts.vf_sweep_list) else list(opts.vf_sweep_list)
+        # hybrid: V tasks per rank on P ranks, whatever the subrank layout needs
+        tasks, tasks_sweep = vf, list(sweep)
         note = ""
         if info.get("square"):
             p2, v2 = square_layout(np_, vf)
@@ -376,6 +391,7 @@ def make_jobs(opts, ctx):
             ctx["notes"].append(note)
             print("note: " + note, flush=True)
         vfs = sorted(set(sweep) | {vf})
+        tasks_list = sorted(set(tasks_sweep) | {tasks})
         jobs = []
         for variant in opts.variants_list:
             binary = variant_binary(prog, variant, opts)
@@ -383,11 +399,14 @@ def make_jobs(opts, ctx):
                 continue
             if variant in NATIVE_VARIANTS:
                 jobs.append(Job(prog, variant, np_, None, 0, binary, args, True))
+            elif variant in HYBRID_VARIANTS:
+                for v in tasks_list:
+                    jobs.append(Job(prog, variant, np_, v, 0, binary, args, v == tasks))
             else:
                 for v in vfs:
                     jobs.append(Job(prog, variant, np_, v, 0, binary, virtual_args if v >= 2 else args, v == vf))
         ctx["layout"][prog] = {"np": np_, "vf": vf, "sweep": sorted(set(sweep) | {vf}) if sweep else [],
-                               "args": args}
+                               "tasks": tasks, "args": args}
         per_program[prog] = jobs
     return per_program
 
@@ -396,6 +415,13 @@ def variant_binary(prog, variant, opts):
     src = "original" if variant == "nocomm" else variant
     path = (opts.bin_map.get(f"{prog}:{variant}") or opts.bin_map.get(variant)
             or opts.bin_map.get(f"{prog}:{src}") or opts.bin_map.get(src))
+    if not path and variant in HYBRID_VARIANTS and not os.path.isfile(
+            os.path.join(REPO, "bench", "programs", prog, f"{prog}_hybrid.c")):
+        # not an error: only some programs are written with tasks
+        msg = f"{prog}: no hybrid variant (no bench/programs/{prog}/{prog}_hybrid.c); hybrid skipped"
+        print("note: " + msg, flush=True)
+        opts.ctx["notes"].append(msg)
+        return None
     if path:
         path = path.replace("{build}", opts.build).replace("{program}", prog)
     else:
@@ -476,6 +502,7 @@ def summarize(opts, ctx, rows):
         for variant in opts.variants_list:
             vfs = [None] if variant in NATIVE_VARIANTS else sorted(
                 k[2] for k in groups if k[0] == prog and k[1] == variant)
+            main_v = lay.get("tasks", main_vf) if variant in HYBRID_VARIANTS else main_vf
             for vf in vfs:
                 g = groups.get((prog, variant, vf))
                 if g is None:
@@ -483,7 +510,7 @@ def summarize(opts, ctx, rows):
                 t = g[stat]
                 speedup = t_orig / t if (t and t_orig) else None
                 h, note = (None, "")
-                if variant in ("overlap", "tucana", "virtualized"):
+                if variant in ("overlap",) + SWEEP_VARIANTS:
                     if g_orig and g_noc:
                         h, note = hidden(t_orig, t, t_noc, g_orig, g_noc)
                     else:
@@ -510,9 +537,9 @@ def summarize(opts, ctx, rows):
                        "speedup": f"{speedup:.3f}" if speedup else "",
                        "hidden_pct": f"{h:.1f}" if h is not None else "",
                        "stat": stat, "note": note}
-                if variant in TUCANA_VARIANTS:
+                if variant in SWEEP_VARIANTS:
                     sweep.append(row)
-                if vf is None or vf == main_vf:
+                if vf is None or vf == main_v:
                     summary.append(row)
     return summary, sweep, groups
 
@@ -556,11 +583,13 @@ def write_reports(opts, ctx, rows):
                     "and hidden % means little.**")
     cols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "min_s", "max_s",
             "speedup", "hidden_pct", "note"]
-    heads = ["program", "variant", "P", "VF", "ranks", "ok runs", "median s", "min s", "max s",
+    heads = ["program", "variant", "P", "VF/tasks", "ranks", "ok runs", "median s", "min s", "max s",
              "speedup", "hidden %", "note"]
     md = ["# Benchmark summary", ""] + ["- " + h for h in head] + [""]
     md += [f"hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), on the {opts.stat} "
-           "times of the repetitions; speedup = T_original / T_variant. n/a for original and nocomm.", ""]
+           "times of the repetitions; speedup = T_original / T_variant. n/a for original and nocomm. "
+           "VF/tasks: subranks per worker (tucana, virtualized: P*VF ranks) or tasks per rank "
+           "(hybrid: `tucana-run --tasks`, P ranks).", ""]
     for prog in opts.programs_list:
         prow = [r for r in summary if r["program"] == prog]
         if not prow:
@@ -577,10 +606,12 @@ def write_reports(opts, ctx, rows):
 
     vmd = ["# VF sweep", "", f"- Network: {net_line}",
            f"- Original and NoComm: the P-rank runs of summary.md; speedup and hidden % use the "
-           f"{opts.stat} times.", ""]
+           f"{opts.stat} times.",
+           "- VF/tasks: VF subranks per worker for tucana and virtualized (P*VF ranks); tasks per "
+           "rank (`tucana-run --tasks`) for hybrid (P ranks).", ""]
     vcols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "speedup",
              "hidden_pct", "note"]
-    vheads = ["program", "variant", "P", "VF", "subranks", "ok runs", "median s", "speedup",
+    vheads = ["program", "variant", "P", "VF/tasks", "ranks", "ok runs", "median s", "speedup",
               "hidden %", "note"]
     if sweep:
         for prog in opts.programs_list:
@@ -588,7 +619,7 @@ def write_reports(opts, ctx, rows):
             if prow:
                 vmd += [f"## {prog}", "", md_table(prow, vcols, vheads), ""]
     else:
-        vmd += ["No tucana/virtualized runs.", ""]
+        vmd += ["No tucana/virtualized/hybrid runs.", ""]
     with open(os.path.join(opts.out, "vf_sweep.md"), "w") as f:
         f.write("\n".join(vmd))
     return summary, sweep
@@ -607,13 +638,14 @@ def have_matplotlib():
         return False
 
 
-def make_plots(out, interpreter_ok=True):
-    """PNG plots with matplotlib: in this interpreter, else in /usr/bin/python3
-    (Debian's python3-matplotlib), installing it with apt-get when root; else
-    hand-written SVG files."""
-    if interpreter_ok and have_matplotlib():
-        return plot_matplotlib(out)
-    syspy = "/usr/bin/python3"
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def system_matplotlib():
+    """Whether /usr/bin/python3 has matplotlib (Debian's python3-matplotlib),
+    installing it with apt-get first when it is missing and we run as root.
+    Also used by tpod_sweep.py."""
+    syspy = SYSTEM_PYTHON
 
     def sys_has():
         return os.path.exists(syspy) and subprocess.run(
@@ -629,11 +661,22 @@ def make_plots(out, interpreter_ok=True):
             r = subprocess.run(inst, capture_output=True, text=True, env=aenv)
         if r.returncode != 0:
             warn("apt-get install python3-matplotlib failed:\n" + r.stderr[-2000:])
-    if sys_has() and os.path.realpath(sys.executable) != os.path.realpath(syspy):
-        if subprocess.run([syspy, PLOT_SCRIPT, "--replot", out]).returncode == 0:
-            return True
-    elif sys_has():
+    return sys_has()
+
+
+def make_plots(out, interpreter_ok=True):
+    """PNG plots with matplotlib: in this interpreter, else in /usr/bin/python3
+    (Debian's python3-matplotlib), installing it with apt-get when root; else
+    hand-written SVG files."""
+    if interpreter_ok and have_matplotlib():
         return plot_matplotlib(out)
+    syspy = SYSTEM_PYTHON
+    if system_matplotlib():
+        if os.path.realpath(sys.executable) != os.path.realpath(syspy):
+            if subprocess.run([syspy, PLOT_SCRIPT, "--replot", out]).returncode == 0:
+                return True
+        else:
+            return plot_matplotlib(out)
     warn("matplotlib is not available: writing SVG plots instead of PNG "
          "(install python3-matplotlib and run --replot OUT for PNG)")
     return plot_svg(out)
@@ -651,7 +694,14 @@ def read_plot_data(out):
 
 
 VARIANT_COLORS = {"original": "#7f7f7f", "overlap": "#1f77b4", "nocomm": "#2ca02c",
-                  "tucana": "#d62728", "virtualized": "#ff7f0e"}
+                  "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd"}
+
+
+def v_label(variant, vf, sep=" "):
+    """'VF 4' or, for hybrid, 'tasks 4' (empty for native variants)."""
+    if not vf:
+        return ""
+    return sep + ("tasks " if variant in HYBRID_VARIANTS else "VF ") + str(vf)
 
 
 def plot_matplotlib(out):
@@ -668,13 +718,13 @@ def plot_matplotlib(out):
     fig, axes = plt.subplots(1, n, figsize=(max(5.5, 3.4 * n), 4.6), squeeze=False)
     for ax, prog in zip(axes[0], programs):
         rows = [r for r in summary if r["program"] == prog and r["median_s"]]
-        names = [r["variant"] + (f"\nVF {r['vf']}" if r["vf"] else "") for r in rows]
+        names = [r["variant"] + v_label(r["variant"], r["vf"], "\n") for r in rows]
         stat = (rows[0].get("stat") or "median") if rows else "median"
         col = "min_s" if stat == "min" else "median_s"
         med = [float(r[col] or r["median_s"]) for r in rows]
         lo = [m - float(r["min_s"] or m) for m, r in zip(med, rows)]
         hi = [float(r["max_s"] or m) - m for m, r in zip(med, rows)]
-        colors = [VARIANT_COLORS.get(r["variant"], "#9467bd") for r in rows]
+        colors = [VARIANT_COLORS.get(r["variant"], "#8c564b") for r in rows]
         bars = ax.bar(range(len(rows)), med, yerr=[lo, hi], capsize=3, color=colors)
         for b, r, up in zip(bars, rows, hi):
             label = f"{float(r['speedup']):.2f}x" if r["speedup"] else ""
@@ -696,18 +746,20 @@ def plot_matplotlib(out):
     fig.savefig(os.path.join(out, "time_per_variant.png"), dpi=120)
     plt.close(fig)
 
-    # hidden_per_vf.png: hidden % against VF, a line per Tucana variant
+    # hidden_per_vf.png: hidden % against VF (tasks per rank for hybrid), a
+    # line per swept variant
     fig, axes = plt.subplots(1, n, figsize=(max(5.5, 3.4 * n), 4.0), squeeze=False)
     for ax, prog in zip(axes[0], programs):
         any_line = False
-        for variant in TUCANA_VARIANTS:
+        for variant in SWEEP_VARIANTS:
             pts = [(int(r["vf"]), float(r["hidden_pct"])) for r in sweep
                    if r["program"] == prog and r["variant"] == variant and r["hidden_pct"] and r["vf"]]
             pts.sort()
             if pts:
                 any_line = True
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        color=VARIANT_COLORS[variant], label=variant)
+                        color=VARIANT_COLORS[variant],
+                        label=variant + (" (x = tasks per rank)" if variant in HYBRID_VARIANTS else ""))
         orow = [r for r in summary if r["program"] == prog and r["variant"] == "overlap"
                 and r["hidden_pct"]]
         if orow:
@@ -720,7 +772,7 @@ def plot_matplotlib(out):
         if vfs:
             ax.set_xticks(vfs)
             ax.set_xticklabels([str(v) for v in vfs])
-        ax.set_xlabel("VF (subranks per worker)")
+        ax.set_xlabel("VF (subranks per worker) / tasks per rank (hybrid)")
         ax.set_ylabel("hidden %")
         ax.set_title(prog, fontsize=10)
         if not any_line:
@@ -763,13 +815,13 @@ def plot_svg(out):
             h = (ph - m - 30) * v / top
             x = x0 + m + 5 + j * bw
             parts.append(f'<rect x="{x:.1f}" y="{ph - m - h:.1f}" width="{bw * 0.8:.1f}" height="{h:.1f}" '
-                         f'fill="{VARIANT_COLORS.get(r["variant"], "#9467bd")}"/>')
+                         f'fill="{VARIANT_COLORS.get(r["variant"], "#8c564b")}"/>')
             lab = f"{float(r['speedup']):.2f}x" if r["speedup"] else ""
             if r["hidden_pct"]:
                 lab += f" {float(r['hidden_pct']):.0f}%"
             parts.append(f'<text x="{x + bw * 0.4:.1f}" y="{ph - m - h - 3:.1f}" text-anchor="middle" '
                          f'font-size="8">{_esc(lab)}</text>')
-            name = r["variant"] + (f" {r['vf']}" if r["vf"] else "")
+            name = r["variant"] + v_label(r["variant"], r["vf"])
             parts.append(f'<text x="{x + bw * 0.4:.1f}" y="{ph - m + 12}" text-anchor="end" font-size="9" '
                          f'transform="rotate(-35 {x + bw * 0.4:.1f} {ph - m + 12})">{_esc(name)}</text>')
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw * len(programs)}" height="{ph}" '
@@ -801,7 +853,9 @@ def plot_svg(out):
             parts.append(f'<text x="{x0 + m - 4}" y="{Y(h) + 4:.1f}" text-anchor="end" font-size="9">{h}%</text>')
         for v in vfs:
             parts.append(f'<text x="{X(v):.1f}" y="{ph - m + 14}" text-anchor="middle" font-size="9">VF {v}</text>')
-        for k, variant in enumerate(TUCANA_VARIANTS):
+        parts.append(f'<text x="{x0 + pw / 2}" y="{ph - 8}" text-anchor="middle" font-size="9">'
+                     f'(hybrid: tasks per rank)</text>')
+        for k, variant in enumerate(SWEEP_VARIANTS):
             pts = sorted((int(r["vf"]), float(r["hidden_pct"])) for r in pts_all if r["variant"] == variant)
             if pts:
                 col = VARIANT_COLORS[variant]
@@ -827,9 +881,11 @@ def parse_args(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--build", default=os.path.join(REPO, "build"), help="build directory (default ./build)")
     ap.add_argument("--programs", default=",".join(ALL_PROGRAMS), help="comma list (default: all five)")
-    ap.add_argument("--variants", default=",".join(ALL_VARIANTS), help="comma list (default: all five)")
+    ap.add_argument("--variants", default=",".join(ALL_VARIANTS),
+                    help="comma list (default: all six; hybrid only runs for the programs that have one)")
     ap.add_argument("--np", type=int, default=2, help="processes P (default 2)")
-    ap.add_argument("--vf", type=int, default=4, help="subranks per worker V for tucana/virtualized (default 4)")
+    ap.add_argument("--vf", type=int, default=4,
+                    help="subranks per worker V for tucana/virtualized, tasks per rank for hybrid (default 4)")
     ap.add_argument("--reps", type=int, default=None, help="repetitions (default 5; 1 with --quick)")
     ap.add_argument("--rate", default=os.environ.get("TUCANA_NET_RATE", "1gbit"),
                     help="tbf rate of the loopback, e.g. 1gbit, 400mbit; 'unthrottled' (TCP over lo, "
@@ -843,12 +899,13 @@ def parse_args(argv):
     ap.add_argument("--np-for", action="append", default=[], metavar="PROGRAM=P",
                     help="per-program process count; repeatable")
     ap.add_argument("--vf-for", action="append", default=[], metavar="PROGRAM=V",
-                    help="per-program VF; repeatable")
+                    help="per-program VF (and hybrid tasks per rank); repeatable")
     ap.add_argument("--bin", action="append", default=[], metavar="[PROGRAM:]VARIANT=PATH",
                     help="binary of a variant ({build} and {program} are expanded); repeatable. "
                          "nocomm uses original's binary unless given")
     ap.add_argument("--vf-sweep", default="1,2,4,8",
-                    help="VFs for the tucana/virtualized sweep (default 1,2,4,8; 'none' to skip)")
+                    help="VFs for the tucana/virtualized sweep, and tasks per rank for hybrid's "
+                         "(default 1,2,4,8; 'none' to skip)")
     ap.add_argument("--no-sweep", action="store_true", help="same as --vf-sweep none")
     ap.add_argument("--quick", action="store_true", help="1 repetition, small sizes, no sweep")
     ap.add_argument("--subrank-layout", action="store_true",
@@ -982,8 +1039,8 @@ def main(argv):
             make_plots(opts.out)
         return rc
 
-    if not os.path.exists(ctx["tucana_run"]) and any(v in TUCANA_VARIANTS for v in opts.variants_list):
-        warn(f"{ctx['tucana_run']} is missing: tucana/virtualized runs will fail")
+    if not os.path.exists(ctx["tucana_run"]) and any(v in SWEEP_VARIANTS for v in opts.variants_list):
+        warn(f"{ctx['tucana_run']} is missing: tucana/virtualized/hybrid runs will fail")
     if "nocomm" in opts.variants_list and opts.dry_run and not opts.nocomm_lib:
         ctx["nocomm_lib"] = os.path.join(opts.build, "tools", "nocomm", "libtucana_nocomm.so")
     elif "nocomm" in opts.variants_list:
@@ -1039,10 +1096,10 @@ def main(argv):
             f.flush()
             elapsed = time.monotonic() - t_start
             eta = elapsed / i * (len(schedule) - i)
-            vf = f"vf {job.vf}" if job.vf else "    "
+            vf = v_label(job.variant, job.vf).strip() or "    "
             t = f"{float(row['seconds']):9.4f} s" if row["seconds"] else "        - "
             extra = "" if row["status"] == "ok" else f"  [{row['status']}: see {row['log']}]"
-            print(f"[{i:4d}/{len(schedule)}] {job.program:10s} {job.variant:11s} {vf:5s} "
+            print(f"[{i:4d}/{len(schedule)}] {job.program:10s} {job.variant:11s} {vf:7s} "
                   f"rep {job.rep}/{opts.reps}  {t}{extra}   (eta {eta:4.0f} s)", flush=True)
     write_reports(opts, ctx, rows)
     print(f"wrote {results_path}, summary.md/.csv, vf_sweep.md/.csv in {opts.out}", flush=True)

@@ -1,16 +1,28 @@
 #!/bin/sh
-# Correctness check of one benchmark program's four variants: runs
+# Correctness check of one benchmark program's variants: runs
 #   NAME.original and NAME.overlap   with NATIVE_MPIRUN -np NATIVE_NP
 #   NAME.tucana and NAME.virtualized with TUCANA_RUN -np P --vf VF
-# (the same number of ranks, NATIVE_NP = P * VF, so that programs whose
-# problem depends on the rank count compare too) and requires of each run
-# exit status 0 and a line "NAME: OK", and of the four runs identical
-# "checksum" lines. Prints "check_variants: ok" or "check_variants: FAILED".
+#   NAME.hybrid                      with TUCANA_RUN -np P --tasks 3 (P ranks), and
+#                                    with TUCANA_RUN -np P --workers 2 --tasks 4
+#                                    (2P ranks, a subrank per worker, whose
+#                                    tasks other workers may steal)
+# (the native and the Tucana variants on the same number of ranks, NATIVE_NP
+# = P * VF, so that programs whose problem depends on the rank count compare
+# too; the hybrid variant exists only for programs whose problem does not)
+# and requires of each run exit status 0 and a line "NAME: OK", and of all
+# runs identical "checksum" lines. Prints "check_variants: ok" or
+# "check_variants: FAILED".
 #
-# usage: check_variants.sh NAME BINDIR NATIVE_MPIRUN NATIVE_NP TUCANA_RUN P VF [ARGS...]
+# usage: check_variants.sh [--variants V1,V2,...] NAME BINDIR NATIVE_MPIRUN NATIVE_NP TUCANA_RUN P VF [ARGS...]
+# (default variants: original,overlap,tucana,virtualized)
 set -u
-if [ $# -lt 7 ]; then
-  echo "usage: $0 NAME BINDIR NATIVE_MPIRUN NATIVE_NP TUCANA_RUN P VF [ARGS...]" >&2
+variants="original overlap tucana virtualized"
+if [ "${1:-}" = "--variants" ]; then
+  variants=$(echo "${2:-}" | tr ',' ' ')
+  shift 2
+fi
+if [ $# -lt 7 ] || [ -z "$variants" ]; then
+  echo "usage: $0 [--variants V1,V2,...] NAME BINDIR NATIVE_MPIRUN NATIVE_NP TUCANA_RUN P VF [ARGS...]" >&2
   exit 2
 fi
 name=$1 bindir=$2 mpirun=$3 nnp=$4 run=$5 p=$6 vf=$7
@@ -29,23 +41,37 @@ if $mpirun --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then oversub="--oversu
 
 failed=""
 sums=""
-for variant in original overlap tucana virtualized; do
+for variant in $variants; do
   exe="$bindir/$name.$variant"
   case $variant in
-    original | overlap) how="$mpirun -np $nnp $oversub"; out=$($mpirun -np "$nnp" $oversub "$exe" "$@" 2>&1) ;;
-    *) how="$run -np $p --vf $vf"; out=$($run -np "$p" --vf "$vf" "$exe" "$@" 2>&1) ;;
+    original | overlap) runs="native" ;;
+    tucana | virtualized) runs="vf" ;;
+    hybrid) runs="tasks3 workers2-tasks4" ;;
+    *) echo "check_variants: unknown variant '$variant'" >&2; exit 2 ;;
   esac
-  st=$?
-  echo "== $variant ($how $exe $*): exit $st"
-  echo "$out"
-  sum=$(echo "$out" | grep '^checksum ' | head -n 1)
-  if [ $st -ne 0 ]; then failed="$failed $variant:exit-$st"; fi
-  if ! echo "$out" | grep -q "^$name: OK\$"; then failed="$failed $variant:no-OK-line"; fi
-  if [ -z "$sum" ]; then failed="$failed $variant:no-checksum"; fi
-  sums="$sums$variant $sum
+  for how in $runs; do
+    case $how in
+      native) launch="$mpirun -np $nnp $oversub" ;;
+      vf) launch="$run -np $p --vf $vf" ;;
+      tasks3) launch="$run -np $p --tasks 3" ;;
+      workers2-tasks4) launch="$run -np $p --workers 2 --tasks 4" ;;
+    esac
+    label=$variant
+    [ "$how" = native ] || [ "$how" = vf ] || label="$variant($how)"
+    # $launch is split into words on purpose (the launcher and its options).
+    out=$($launch "$exe" "$@" 2>&1)
+    st=$?
+    echo "== $label ($launch $exe $*): exit $st"
+    echo "$out"
+    sum=$(echo "$out" | grep '^checksum ' | head -n 1)
+    if [ $st -ne 0 ]; then failed="$failed $label:exit-$st"; fi
+    if ! echo "$out" | grep -q "^$name: OK\$"; then failed="$failed $label:no-OK-line"; fi
+    if [ -z "$sum" ]; then failed="$failed $label:no-checksum"; fi
+    sums="$sums$label $sum
 "
+  done
 done
-distinct=$(printf '%s' "$sums" | sed 's/^[a-z]* //' | sort -u | wc -l)
+distinct=$(printf '%s' "$sums" | sed 's/^[^ ]* //' | sort -u | wc -l)
 if [ "$distinct" -ne 1 ]; then
   failed="$failed checksums-differ"
   printf '%s' "$sums"
@@ -54,4 +80,4 @@ if [ -n "$failed" ]; then
   echo "check_variants: FAILED ($name:$failed)"
   exit 1
 fi
-echo "check_variants: ok ($name, $(printf '%s' "$sums" | head -n 1 | sed 's/^[a-z]* //'))"
+echo "check_variants: ok ($name, $(printf '%s' "$sums" | head -n 1 | sed 's/^[^ ]* //'))"

@@ -35,6 +35,23 @@ h, note = rb.hidden(2.0, 1.99, 1.95, g, g)
 assert "unreliable" in note
 assert rb.square_layout(2, 4) == (4, 4) and rb.square_layout(4, 8) == (4, 4)
 assert rb.square_layout(1, 4) == (1, 4) and rb.square_layout(9, 2) == (9, 1)
+# hybrid: P ranks with V tasks each (tucana-run --tasks V), not P*V subranks
+class O: mpirun = "mpirun"; mpirun_args = ""; tucana_run_args = ""
+ctx = {"ncores": 2, "launcher": "openmpi", "tucana_run": "/b/bin/tucana-run"}
+hy = rb.Job("jacobi3d", "hybrid", 2, 4, 1, "/b/j.hybrid", "8 8 8 2 1", True)
+tu = rb.Job("jacobi3d", "tucana", 2, 4, 1, "/b/j.tucana", "8 8 8 2 1", True)
+assert hy.ranks == 2 and tu.ranks == 8
+cmd = rb.build_command(hy, O, ctx)
+assert cmd[:5] == ["/b/bin/tucana-run", "-np", "2", "--tasks", "4"] and "--vf" not in cmd, cmd
+assert cmd[-6:] == ["/b/j.hybrid", "8", "8", "8", "2", "1"], cmd
+assert rb.build_command(tu, O, ctx)[3:5] == ["--vf", "4"]
+assert rb.v_label("hybrid", "4") == " tasks 4" and rb.v_label("tucana", 2) == " VF 2"
+assert rb.v_label("original", "") == ""
+import tpod_sweep as ts
+assert ts.parse_blocks("8, 16x8x4,whole") == [("8", [8, 8, 8]), ("16x8x4", [16, 8, 4]), ("whole", [0, 0, 0])]
+m = ts.BLOCKS_RE.search("x\nblocks 8x8x8: 32x16x16 = 8192 per rank (rank 0), 512 with messages, order natural\n")
+assert m and m.group(4) == "8192" and m.group(5) == "512"
+assert ts.GRIND_RE.search("grind 1.2500 ns per point per step\n").group(1) == "1.2500"
 print("unit checks ok")
 PY
 }
@@ -44,6 +61,16 @@ check unit
 check bash -c "'$here/netns-run.sh' -- sh -c 'exit 3'; [ \$? = 3 ]"
 check bash -c "'$here/netns-run.sh' --check 2>&1 | grep -q '^network: '"
 check bash -c "'$here/netns-run.sh' --unthrottled --check 2>&1 | grep -q '^network: unthrottled'"
+
+# 2b. tpod_sweep.py --dry-run: the original once and each block size per repetition
+tpod_dry() {
+  out=$($py "$here/tpod_sweep.py" --build "$tmp/nobuild" --dry-run --rate shm --reps 2 \
+        --args "32 32 16 2" --blocks 8,whole --out "$tmp/tpod") || return 1
+  [ "$(echo "$out" | grep -c 'tpod\.original 32 32 16 2 0 0 0$')" = 2 ] &&
+    [ "$(echo "$out" | grep -c -- '--mpirun-args.*tpod\.hybrid 32 32 16 2 8 8 8 1$')" = 2 ] &&
+    [ "$(echo "$out" | grep -c 'tpod\.hybrid 32 32 16 2 0 0 0 1$')" = 2 ]
+}
+check tpod_dry
 
 # 3. trace_picture.py on a synthetic trace, whole and truncated
 check $py "$here/tests/synthetic_trace.py" "$tmp/syn.json"
@@ -60,6 +87,7 @@ fi
 ex=$build/examples/jacobi3d
 if [ -x "$ex/jacobi3d.native" ] && [ -x "$ex/jacobi3d" ] && [ -x "$build/bin/tucana-run" ]; then
   check $py "$here/run_bench.py" --build "$build" --programs jacobi3d --quick --no-plots \
+    --variants original,overlap,nocomm,tucana,virtualized \
     --bin original="$ex/jacobi3d.native" --bin overlap="$ex/jacobi3d.native" \
     --bin tucana="$ex/jacobi3d" --bin virtualized="$ex/jacobi3d" \
     --args jacobi3d="48 10" --out "$tmp/quick"
