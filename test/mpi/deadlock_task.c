@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <tucana/task.h>
 
-static int rank, size;
-
 static void stuck(void *p)
 {
     (void)p;
-    int buf = 0;
+    int buf = 0, rank, size; /* a task acts for its rank */
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Recv(&buf, 1, MPI_INT, (rank + 1) % size, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
@@ -29,8 +29,8 @@ static void fine(void *p)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     tucana_task_attr attr = TUCANA_TASK_ATTR_INIT;
     attr.name = "stuck";
     tucana_task_spawn(stuck, NULL, 0, &attr);

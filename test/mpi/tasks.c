@@ -11,7 +11,44 @@
 #include <tucana/task.h>
 #include <unistd.h>
 
-static int rank, size;
+#include <pthread.h>
+
+/* Each rank's state, which its tasks share with it. Not in globals: the
+ * subranks of a process would share those unless the program is translated
+ * (privatization), and this test also runs untranslated (the sanitizer
+ * builds). A task finds its rank's state by its rank: tasks act for it. */
+#define STEAL_TASKS 200
+struct rank_state {
+    int rank_, size_;
+    int nested_done_[8][4];
+    long long chain_value_;
+    int readers_seen_[2];
+    int order_seq_;
+    long long many_total_;
+    int run_order_[2];
+    int run_seq_;
+    pthread_t ran_on_[STEAL_TASKS];
+};
+#define MAX_RANKS 1024
+static struct rank_state *states[MAX_RANKS]; /* one slot per world rank */
+
+static struct rank_state *my_state(void)
+{
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return states[r];
+}
+#define rank (my_state()->rank_)
+#define size (my_state()->size_)
+#define nested_done (my_state()->nested_done_)
+#define chain_value (my_state()->chain_value_)
+#define readers_seen (my_state()->readers_seen_)
+#define order_seq (my_state()->order_seq_)
+#define many_total (my_state()->many_total_)
+#define run_order (my_state()->run_order_)
+#define run_seq (my_state()->run_seq_)
+#define ran_on (my_state()->ran_on_)
+
 
 /* --- spawn, copies, nesting ------------------------------------------- */
 
@@ -27,7 +64,6 @@ static void set_slot(void *p)
     *a->slot = a->value;
 }
 
-static int nested_done[8][4];
 
 struct parent_args {
     int index;
@@ -75,9 +111,6 @@ static void test_spawn(void)
 
 /* --- dependencies -------------------------------------------------------- */
 
-static long long chain_value;
-static int readers_seen[2];
-static int order_seq;
 
 struct digit_args {
     int digit;
@@ -253,7 +286,6 @@ static void test_mpi_in_tasks(void)
 
 /* --- many tasks ---------------------------------------------------------- */
 
-static long long many_total;
 
 static void add_one(void *p)
 {
@@ -316,8 +348,6 @@ static void test_taskloop(void)
 
 /* --- boundary tasks first ------------------------------------------------ */
 
-static int run_order[2];
-static int run_seq;
 
 struct order_args {
     int which; /* 0: local work, 1: talks to the partner */
@@ -384,11 +414,8 @@ static void test_boundary_first(void)
 
 /* --- tasks on stolen workers -------------------------------------------- */
 
-#include <pthread.h>
 #include <time.h>
 
-#define STEAL_TASKS 200
-static pthread_t ran_on[STEAL_TASKS];
 
 static void spin_task(void *p)
 {
@@ -430,8 +457,14 @@ static void test_stolen(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int r, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    CHECK_TRUE(r < MAX_RANKS, "at most %d ranks", MAX_RANKS);
+    states[r] = xmalloc(sizeof(struct rank_state));
+    memset(states[r], 0, sizeof(struct rank_state));
+    states[r]->rank_ = r;
+    states[r]->size_ = n;
     test_spawn();
     test_dependencies();
     test_mpi_in_tasks();
