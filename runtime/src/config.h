@@ -32,7 +32,7 @@ struct Config {
   // subrank stack size when that is smaller.
   std::size_t helper_stack_size = 0;  // 0: the default
   // TUCANA_TASK_STACK_SIZE: bytes per task fiber (tasks/task.h); default:
-  // the subrank stack size.
+  // 256k, or the subrank stack size when smaller.
   std::size_t task_stack_size = 0;  // 0: the default
   // TUCANA_OVERSUBSCRIBED: 1 or 0 overrides the detection of more worker
   // threads on this machine than cores (the idle policy, sched/worker.cc).

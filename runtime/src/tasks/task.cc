@@ -45,26 +45,35 @@ RankTasks& rank_tasks(Subrank* me) {
   return *me->tasks;
 }
 
+// Tasks are many and mostly small: 256 KiB unless asked (or the subrank
+// stack size, when smaller).
+constexpr std::size_t kTaskStack = 256u << 10;
 std::size_t task_stack_size() {
   const Config& c = mpi::Runtime::get().config;
-  return c.task_stack_size ? c.task_stack_size : c.stack_size;
+  return c.task_stack_size ? c.task_stack_size : std::min(c.stack_size, kTaskStack);
 }
 
 void task_main(void* arg);
 
-// How many tasks of one subrank may have a fiber at once. Each fiber's
-// stack and guard page are two memory mappings, and a process may have
-// vm.max_map_count of them in all (65530 by default): half of those go to
-// tasks, shared by the subranks of the process. The rest wait for a slot.
+// How many tasks of one subrank may have a fiber at once; the others wait
+// for a slot. Each fiber's stack and guard page are two memory mappings,
+// and a process may have vm.max_map_count of them in all (65530 by
+// default): a quarter of those (16384 fibers at most) go to tasks, shared
+// by the subranks of the process, but at least 64 per subrank. Under
+// ThreadSanitizer, whose fibers cost tens of megabytes each, 16 per subrank.
 int started_limit() {
   static const int limit = [] {
+#ifdef TUCANA_TSAN
+    return 16;
+#else
     long maps = 65530;
     if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
       if (std::fscanf(f, "%ld", &maps) != 1) maps = 65530;
       std::fclose(f);
     }
-    long per_rank = maps / 4 / std::max(1, mpi::Runtime::get().layout.local_count());
-    return static_cast<int>(std::clamp(per_rank, 64L, 1L << 20));
+    long fibers = std::min(maps / 4, 16384L);
+    return static_cast<int>(std::max(fibers / std::max(1, mpi::Runtime::get().layout.local_count()), 64L));
+#endif
   }();
   return limit;
 }
