@@ -18,6 +18,10 @@
 #define R 0.25 /* dt / dx^2 */
 #define TAG 7
 
+/* The face requests, by index (at file scope: a task's outlined function
+ * names them). */
+enum { RECV_L, RECV_R, SEND_L, SEND_R };
+
 static void update(const double *u, double *v, long lo, long hi)
 {
     for (long i = lo; i <= hi; ++i)
@@ -50,7 +54,6 @@ int main(int argc, char **argv)
     /* reqs: receives and sends of the left and right faces. Shared with
      * the tasks (a task gets copies of the locals it uses, so the requests
      * are named in shared(...): the tasks update the parent's). */
-    enum { RECV_L, RECV_R, SEND_L, SEND_R };
     MPI_Request reqs[4];
     MPI_Irecv(&u[0], 1, MPI_DOUBLE, left, TAG, MPI_COMM_WORLD, &reqs[RECV_L]);
     MPI_Irecv(&u[n + 1], 1, MPI_DOUBLE, right, TAG, MPI_COMM_WORLD, &reqs[RECV_R]);
