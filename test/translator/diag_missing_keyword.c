@@ -6,7 +6,7 @@
 // RUN: not test -e %t.out
 
 void f(double *a) {
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma tucana' needs a keyword; expected superblock, receive, send, compute, region(NAME) or shared
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma tucana' needs a keyword; expected superblock, receive, send, compute, region(NAME), shared, task, taskwait or taskloop
 #pragma tucana
   a[0] = 0;
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: error: '#pragma mate' needs a keyword; expected region(NAME)

@@ -8,16 +8,16 @@
 // RUN: not test -e %t.out
 
 void f(double *a, int n) {
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword 'bogus'; expected superblock, receive, send, compute, region(NAME) or shared
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword 'bogus'; expected superblock, receive, send, compute, region(NAME), shared, task, taskwait or taskloop
 #pragma tucana bogus
   a[0] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma toucan' keyword 'region'; expected superblock, receive, send or compute
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma toucan' keyword 'region'; expected superblock, receive, send, compute, task, taskwait or taskloop
 #pragma toucan region(x)
   a[1] = 0;
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:14: error: unknown '#pragma mate' keyword 'superblock'; expected region(NAME)
 #pragma mate superblock
   a[2] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword '42'; expected superblock, receive, send, compute, region(NAME) or shared
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword '42'; expected superblock, receive, send, compute, region(NAME), shared, task, taskwait or taskloop
 #pragma tucana 42
   a[3] = n;
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma bamboo' keyword 'compute'; expected olap, receive, send or priority(N)
@@ -26,7 +26,7 @@ void f(double *a, int n) {
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma bamboo' keyword 'superblock'; expected olap, receive, send or priority(N)
 #pragma bamboo superblock
   a[5] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword 'olap'; expected superblock, receive, send, compute, region(NAME) or shared
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:16: error: unknown '#pragma tucana' keyword 'olap'; expected superblock, receive, send, compute, region(NAME), shared, task, taskwait or taskloop
 #pragma tucana olap
   a[6] = 0;
 }

@@ -4,6 +4,10 @@
 // #pragma toucan superblock | receive | send | compute
 // #pragma mate   region(NAME) [depends(...)] [role(R)] [priority(E)]
 // #pragma bamboo olap | receive | send | priority(N)
+// #pragma tucana task [depend(in|out|inout: X, ...)]... [shared(V, ...)] [priority(E)] [boundary] [name("L")]
+// #pragma tucana taskwait
+// #pragma tucana taskloop [num_tasks(E) | grainsize(E)] [shared(V, ...)] [priority(E)] [boundary] [name("L")]
+// (task, taskwait and taskloop: the toucan spelling too)
 #include "tucana/translate/PragmaParser.h"
 
 #include "clang/Lex/Pragma.h"
@@ -21,6 +25,9 @@ const char* kind_keyword(AnnotationKind kind) {
     case AnnotationKind::Region: return "region";
     case AnnotationKind::Priority: return "priority";
     case AnnotationKind::Shared: return "shared";
+    case AnnotationKind::Task: return "task";
+    case AnnotationKind::Taskwait: return "taskwait";
+    case AnnotationKind::Taskloop: return "taskloop";
   }
   return "?";
 }
@@ -46,9 +53,9 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   const char* expected() const {
     llvm::StringRef ns = getName();
     if (ns == "mate") return "region(NAME)";
-    if (ns == "toucan") return "superblock, receive, send or compute";
+    if (ns == "toucan") return "superblock, receive, send, compute, task, taskwait or taskloop";
     if (ns == "bamboo") return "olap, receive, send or priority(N)";
-    return "superblock, receive, send, compute, region(NAME) or shared";
+    return "superblock, receive, send, compute, region(NAME), shared, task, taskwait or taskloop";
   }
   // The clauses `kind` accepts in this spelling, for messages.
   const char* clauses(AnnotationKind kind) const {
@@ -63,6 +70,9 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   bool parse_role(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause);
   bool parse_shared_names(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_task_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_task_depend(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_task_label(clang::Preprocessor& pp, Token& tok, Annotation& a);
   // Records `a` as malformed (its error is reported) and skips the line.
   void broken(clang::Preprocessor& pp, Token& tok, Annotation& a) {
     while (tok.isNot(tok::eod)) pp.Lex(tok);
@@ -106,6 +116,9 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
   } else if (word == "shared" && ns == "tucana") {
     a.kind = AnnotationKind::Shared;
     a.name = "shared";
+  } else if ((word == "task" || word == "taskwait" || word == "taskloop") && (ns == "tucana" || toucan)) {
+    a.kind = word == "task" ? AnnotationKind::Task : word == "taskwait" ? AnnotationKind::Taskwait : AnnotationKind::Taskloop;
+    a.name = word.str();
   } else {
     std::string spelled = word.empty() ? pp.getSpelling(tok) : word.str();
     report(diags, tok.getLocation(), Diag::UnknownKeyword) << ns << spelled << expected();
@@ -123,9 +136,157 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
       return broken(pp, tok, a);
     }
   }
-  if (!parse_clauses(pp, tok, a)) return broken(pp, tok, a);
+  if (a.is_task()) {
+    if (!parse_task_clauses(pp, tok, a)) return broken(pp, tok, a);
+  } else if (!parse_clauses(pp, tok, a)) {
+    return broken(pp, tok, a);
+  }
   a.end_loc = tok.getLocation();
   out_.add(std::move(a));
+}
+
+// The clauses of task and taskloop (taskwait takes none), up to the end of
+// the line: depend may repeat, the others come once.
+bool AnnotationPragmaHandler::parse_task_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  bool loop = a.kind == AnnotationKind::Taskloop;
+  const char* expected = a.kind == AnnotationKind::Taskwait ? "this pragma takes no clauses"
+                         : loop ? "expected num_tasks(...), grainsize(...), shared(...), priority(...), boundary or name(...)"
+                                : "expected depend(...), shared(...), priority(...), boundary or name(...)";
+  while (tok.isNot(tok::eod)) {
+    if (tok.isNot(tok::identifier)) {
+      report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << a.keyword();
+      return false;
+    }
+    llvm::StringRef clause = tok.getIdentifierInfo()->getName();
+    bool task_clause = clause == "shared" || clause == "priority" || clause == "boundary" || clause == "name";
+    bool known = a.kind != AnnotationKind::Taskwait &&
+                 (task_clause || (!loop && clause == "depend") || (loop && (clause == "num_tasks" || clause == "grainsize")));
+    if (!known) {
+      report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << a.keyword() << expected;
+      return false;
+    }
+    bool given = clause == "shared"      ? a.has_shared
+                 : clause == "priority"  ? !a.priority.empty()
+                 : clause == "boundary"  ? a.boundary
+                 : clause == "name"      ? !a.label.empty()
+                 : clause == "num_tasks" ? !a.num_tasks.empty()
+                 : clause == "grainsize" ? !a.grainsize.empty()
+                                         : false;
+    if (given) {
+      report(diags, tok.getLocation(), Diag::DuplicateClause) << clause;
+      return false;
+    }
+    if ((clause == "num_tasks" && !a.grainsize.empty()) || (clause == "grainsize" && !a.num_tasks.empty())) {
+      report(diags, tok.getLocation(), Diag::NumTasksAndGrainsize);
+      return false;
+    }
+    pp.Lex(tok);
+    bool ok = true;
+    if (clause == "depend") {
+      ok = parse_task_depend(pp, tok, a);
+    } else if (clause == "shared") {
+      a.has_shared = true;
+      if (tok.isNot(tok::l_paren)) {
+        report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after shared" << ns << a.keyword();
+        return false;
+      }
+      ok = parse_shared_names(pp, tok, a);
+    } else if (clause == "boundary") {
+      a.boundary = true;
+    } else if (clause == "name") {
+      ok = parse_task_label(pp, tok, a);
+    } else {
+      // priority, num_tasks, grainsize: an expression (parse_expression
+      // stores it as the priority; the other two move it).
+      std::string saved = a.priority;
+      clang::SourceLocation saved_loc = a.priority_loc;
+      ok = parse_expression(pp, tok, a, clause.str().c_str());
+      if (ok && clause != "priority") {
+        (clause == "num_tasks" ? a.num_tasks : a.grainsize) = a.priority;
+        a.priority = saved;
+        a.priority_loc = saved_loc;
+      }
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// ( in|out|inout : ITEM {, ITEM} ), where ITEM is any expression (the
+// tokens up to a ',' or ')' outside parentheses and brackets).
+bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  if (tok.isNot(tok::l_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after depend" << ns << a.keyword();
+    return false;
+  }
+  pp.Lex(tok);
+  llvm::StringRef kind = tok.getIdentifierInfo() ? tok.getIdentifierInfo()->getName() : llvm::StringRef();
+  TaskDepend::Kind k;
+  if (kind == "in") k = TaskDepend::In;
+  else if (kind == "out") k = TaskDepend::Out;
+  else if (kind == "inout") k = TaskDepend::InOut;
+  else {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "in, out or inout in depend(...)" << ns << a.keyword();
+    return false;
+  }
+  pp.Lex(tok);
+  if (tok.isNot(tok::colon)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "':' after the dependence kind" << ns << a.keyword();
+    return false;
+  }
+  pp.Lex(tok);
+  for (;;) {
+    TaskDepend d;
+    d.kind = k;
+    d.loc = tok.getLocation();
+    int depth = 0;
+    for (; tok.isNot(tok::eod); pp.Lex(tok)) {
+      if (depth == 0 && (tok.is(tok::comma) || tok.is(tok::r_paren))) break;
+      if (tok.isOneOf(tok::l_paren, tok::l_square)) ++depth;
+      if (tok.isOneOf(tok::r_paren, tok::r_square)) --depth;
+      if (!d.expr.empty() && tok.hasLeadingSpace()) d.expr += ' ';
+      d.expr += pp.getSpelling(tok);
+    }
+    if (tok.is(tok::eod)) {
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing depend(...)" << ns << a.keyword();
+      return false;
+    }
+    if (d.expr.empty()) {
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "an lvalue in depend(...)" << ns << a.keyword();
+      return false;
+    }
+    a.task_deps.push_back(d);
+    bool last = tok.is(tok::r_paren);
+    pp.Lex(tok);
+    if (last) return true;
+  }
+}
+
+// ( "LABEL" ): a string literal, kept as written.
+bool AnnotationPragmaHandler::parse_task_label(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
+  std::string ns = getName().str();
+  if (tok.isNot(tok::l_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after name" << ns << a.keyword();
+    return false;
+  }
+  pp.Lex(tok);
+  if (tok.isNot(tok::string_literal)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "a string literal in name(...)" << ns << a.keyword();
+    return false;
+  }
+  a.label = pp.getSpelling(tok);
+  pp.Lex(tok);
+  if (tok.isNot(tok::r_paren)) {
+    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' after the name" << ns << a.keyword();
+    return false;
+  }
+  pp.Lex(tok);
+  return true;
 }
 
 // { depends(...) | role(...) | priority(...) } up to the end of the line.
@@ -170,7 +331,7 @@ bool AnnotationPragmaHandler::parse_shared_names(clang::Preprocessor& pp, Token&
   pp.Lex(tok);
   for (;;) {
     if (tok.isNot(tok::identifier)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "a variable name" << getName().str() << "shared";
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "a variable name" << getName().str() << a.keyword();
       return false;
     }
     a.names.push_back({tok.getIdentifierInfo()->getName().str(), false, tok.getLocation()});
@@ -180,7 +341,7 @@ bool AnnotationPragmaHandler::parse_shared_names(clang::Preprocessor& pp, Token&
       continue;
     }
     if (tok.isNot(tok::r_paren)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "',' or ')'" << getName().str() << "shared";
+      report(diags, tok.getLocation(), Diag::ExpectedToken) << "',' or ')'" << getName().str() << a.keyword();
       return false;
     }
     pp.Lex(tok);

@@ -3,6 +3,10 @@
 #include <cassert>
 #include <optional>
 
+#include <algorithm>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
@@ -11,6 +15,69 @@
 namespace tucana::translate {
 
 using namespace clang;
+
+class StatementIndexBuilder : public RecursiveASTVisitor<StatementIndexBuilder> {
+ public:
+  StatementIndexBuilder(SourceManager& sm, StatementIndex& index) : sm_(sm), ix_(index) {}
+
+  bool VisitCompoundStmt(CompoundStmt* block) {
+    for (Stmt* child : block->body()) add(child);
+    if (sm_.isInMainFile(sm_.getExpansionLoc(block->getRBracLoc())))
+      ix_.block_ends_.push_back(offset(block->getRBracLoc()));
+    return true;
+  }
+  bool VisitIfStmt(IfStmt* s) { return add(s->getThen()), add(s->getElse()), true; }
+  bool VisitForStmt(ForStmt* s) { return add(s->getBody()), true; }
+  bool VisitWhileStmt(WhileStmt* s) { return add(s->getBody()), true; }
+  bool VisitDoStmt(DoStmt* s) { return add(s->getBody()), true; }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt* s) { return add(s->getBody()), true; }
+  bool VisitSwitchCase(SwitchCase* s) { return add(s->getSubStmt()), true; }
+  bool VisitLabelStmt(LabelStmt* s) { return add(s->getSubStmt()), true; }
+  bool VisitAttributedStmt(AttributedStmt* s) { return add(s->getSubStmt()), true; }
+  // A pragma before a function's body is not a pragma of its statements.
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (f->doesThisDeclarationHaveABody() && f->getBody() &&
+        sm_.isInMainFile(sm_.getExpansionLoc(f->getBody()->getBeginLoc())))
+      ix_.body_begins_.push_back(offset(f->getBody()->getBeginLoc()));
+    return true;
+  }
+
+  void finish() {
+    std::sort(ix_.stmts_.begin(), ix_.stmts_.end(), [](const StatementIndex::Entry& a, const StatementIndex::Entry& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // outermost first
+    });
+    std::sort(ix_.block_ends_.begin(), ix_.block_ends_.end());
+    std::sort(ix_.body_begins_.begin(), ix_.body_begins_.end());
+  }
+
+ private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  void add(const Stmt* s) {
+    if (!s) return;
+    SourceLocation b = sm_.getExpansionLoc(s->getBeginLoc());
+    if (!sm_.isInMainFile(b)) return;
+    ix_.stmts_.push_back({offset(b), offset(sm_.getExpansionRange(s->getEndLoc()).getEnd()), s});
+  }
+  SourceManager& sm_;
+  StatementIndex& ix_;
+};
+
+StatementIndex::StatementIndex(ASTContext& ctx) {
+  StatementIndexBuilder builder(ctx.getSourceManager(), *this);
+  builder.TraverseDecl(ctx.getTranslationUnitDecl());
+  builder.finish();
+}
+
+const Stmt* StatementIndex::following(unsigned after) const {
+  auto it = std::lower_bound(stmts_.begin(), stmts_.end(), after,
+                             [](const Entry& e, unsigned off) { return e.begin < off; });
+  if (it == stmts_.end()) return nullptr;
+  auto end = std::lower_bound(block_ends_.begin(), block_ends_.end(), after);
+  if (end != block_ends_.end() && *end < it->begin) return nullptr;
+  auto body = std::lower_bound(body_begins_.begin(), body_begins_.end(), after);
+  if (body != body_begins_.end() && *body <= it->begin) return nullptr;  // a file-scope pragma
+  return it->stmt;
+}
 
 const Stmt* unwrap_attributes(const Stmt* s) {
   while (const auto* a = dyn_cast_or_null<AttributedStmt>(s)) s = a->getSubStmt();

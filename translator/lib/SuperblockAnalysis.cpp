@@ -32,73 +32,6 @@ const Stmt* loop_body(const Stmt* s) {
   return nullptr;
 }
 
-// Step 1: the statements a pragma can stand before (statements of a block,
-// bodies of loops, branches, labels), and the ends of the blocks, in the
-// main file, by offset.
-class StatementIndex : public RecursiveASTVisitor<StatementIndex> {
- public:
-  explicit StatementIndex(SourceManager& sm) : sm_(sm) {}
-
-  bool VisitCompoundStmt(CompoundStmt* block) {
-    for (Stmt* child : block->body()) add(child);
-    if (sm_.isInMainFile(sm_.getExpansionLoc(block->getRBracLoc())))
-      block_ends_.push_back(offset(block->getRBracLoc()));
-    return true;
-  }
-  bool VisitIfStmt(IfStmt* s) { return add(s->getThen()), add(s->getElse()), true; }
-  bool VisitForStmt(ForStmt* s) { return add(s->getBody()), true; }
-  bool VisitWhileStmt(WhileStmt* s) { return add(s->getBody()), true; }
-  bool VisitDoStmt(DoStmt* s) { return add(s->getBody()), true; }
-  bool VisitCXXForRangeStmt(CXXForRangeStmt* s) { return add(s->getBody()), true; }
-  bool VisitSwitchCase(SwitchCase* s) { return add(s->getSubStmt()), true; }
-  bool VisitLabelStmt(LabelStmt* s) { return add(s->getSubStmt()), true; }
-  bool VisitAttributedStmt(AttributedStmt* s) { return add(s->getSubStmt()), true; }
-  // A pragma before a function's body is not a pragma of its statements.
-  bool VisitFunctionDecl(FunctionDecl* f) {
-    if (f->doesThisDeclarationHaveABody() && f->getBody() &&
-        sm_.isInMainFile(sm_.getExpansionLoc(f->getBody()->getBeginLoc())))
-      body_begins_.push_back(offset(f->getBody()->getBeginLoc()));
-    return true;
-  }
-
-  void finish() {
-    std::sort(stmts_.begin(), stmts_.end(), [](const Entry& a, const Entry& b) {
-      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // outermost first
-    });
-    std::sort(block_ends_.begin(), block_ends_.end());
-    std::sort(body_begins_.begin(), body_begins_.end());
-  }
-  // The statement that follows the pragma ending at `after`, within the
-  // same block; null when the block ends first.
-  const Stmt* following(unsigned after) const {
-    auto it = std::lower_bound(stmts_.begin(), stmts_.end(), after,
-                               [](const Entry& e, unsigned off) { return e.begin < off; });
-    if (it == stmts_.end()) return nullptr;
-    auto end = std::lower_bound(block_ends_.begin(), block_ends_.end(), after);
-    if (end != block_ends_.end() && *end < it->begin) return nullptr;
-    auto body = std::lower_bound(body_begins_.begin(), body_begins_.end(), after);
-    if (body != body_begins_.end() && *body <= it->begin) return nullptr;  // a file-scope pragma
-    return it->stmt;
-  }
-
- private:
-  struct Entry {
-    unsigned begin, end;
-    const Stmt* stmt;
-  };
-  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
-  void add(const Stmt* s) {
-    if (!s) return;
-    SourceLocation b = sm_.getExpansionLoc(s->getBeginLoc());
-    if (!sm_.isInMainFile(b)) return;
-    stmts_.push_back({offset(b), offset(sm_.getExpansionRange(s->getEndLoc()).getEnd()), s});
-  }
-  SourceManager& sm_;
-  std::vector<Entry> stmts_;
-  std::vector<unsigned> block_ends_;
-  std::vector<unsigned> body_begins_;
-};
-
 // Finds control flow that would leave a region: return anywhere, break and
 // continue outside loops and switches nested in the region, goto to a label
 // outside it. Lambdas, blocks and local classes are their own functions.
@@ -293,12 +226,11 @@ const Stmt* Analyzer::enclosing_loop(const Stmt* s) const {
 }
 
 TranslationPlan Analyzer::run() {
-  StatementIndex index(sm_);
-  index.TraverseDecl(ctx_.getTranslationUnitDecl());
-  index.finish();
+  StatementIndex index(ctx_);
   std::set<FileID> reported_files;
   for (const Annotation& a : annotations_) {
     if (a.kind == AnnotationKind::Shared) continue;  // privatization's (Privatization.h)
+    if (a.is_task()) continue;                       // TaskTranslation.h's
     if (!sm_.isInMainFile(a.hash_loc)) {
       // A header's annotations are not translated (only the file given is
       // rewritten): say so instead of ignoring them.

@@ -9,6 +9,7 @@
 #include "tucana/translate/SuperblockAnalysis.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/SuperblockEmitter.h"
+#include "tucana/translate/Tasks.h"
 
 namespace tucana::translate {
 
@@ -29,12 +30,16 @@ class TranslateConsumer : public clang::ASTConsumer {
     // Analysis runs even after a malformed pragma, so that every annotation
     // error of the file is reported in one run.
     TranslationPlan plan = analyze_superblocks(ctx, annotations_);
+    TaskPlan tasks = analyze_tasks(ctx, annotations_);
     PrivatizationPlan privatization;
     if (result_.privatize) privatization = analyze_privatization(ctx, annotations_);
     if (diags.hasErrorOccurred()) return;
     EditSet edits;
     emit_translation(ctx, plan, result_.display_name, edits);
     emit_privatization(ctx, privatization, edits);
+    // Last: a task's statement moves with the other stages' edits inside it.
+    emit_tasks(ctx, tasks, privatization, result_.display_name, edits);
+    if (diags.hasErrorOccurred()) return;
     // Compiler messages about the code before the first edit name the file
     // as the user did, not the translated copy.
     if (!edits.empty()) edits.insert(0, -2, line_directive(1, result_.display_name) + "\n");
@@ -55,6 +60,7 @@ class TranslateConsumer : public clang::ASTConsumer {
     result_.text = std::move(*text);
     result_.superblocks = static_cast<int>(plan.superblocks.size());
     result_.privatized = static_cast<int>(privatization.vars.size());
+    result_.tasks = static_cast<int>(tasks.tasks.size());
     result_.ok = true;
   }
 

@@ -17,6 +17,17 @@ enum class AnnotationKind {
   Region,      // region(NAME) depends(...)
   Priority,    // bamboo priority(n): the priority of the enclosing olap region
   Shared,      // tucana shared[(NAMES)]: variables that stay shared by the subranks
+  Task,        // tucana task [depend(...)] [shared(...)] [priority(E)] [boundary] [name("L")]
+  Taskwait,    // tucana taskwait
+  Taskloop,    // tucana taskloop [num_tasks(E) | grainsize(E)] [shared(...)] [priority(E)] [boundary] [name("L")]
+};
+
+// One item of a task's depend(in|out|inout: ITEM, ...) clause: an lvalue
+// expression as written, keyed by its address at the spawn.
+struct TaskDepend {
+  enum Kind { In = 1, Out = 2, InOut = 3 } kind = In;  // the values of enum tucana_dep_kind
+  std::string expr;
+  clang::SourceLocation loc;
 };
 
 // One name in depends(...): `name` (same iteration) or `name*` (previous).
@@ -40,6 +51,12 @@ struct Annotation {
   RegionRole role = RegionRole::Any;
   std::string priority;           // priority(EXPR) as written ("" when absent)
   clang::SourceLocation priority_loc;
+  // task and taskloop clauses (names: the variables of shared(...))
+  std::vector<TaskDepend> task_deps;
+  bool has_shared = false;
+  bool boundary = false;
+  std::string label;                // name("...") as written, quotes included ("" when absent)
+  std::string num_tasks, grainsize; // taskloop: EXPR as written ("" when absent)
   clang::SourceLocation hash_loc;    // the '#' of the pragma line
   clang::SourceLocation keyword_loc; // the keyword after the namespace
   clang::SourceLocation end_loc;     // end of the pragma line (its newline)
@@ -55,6 +72,9 @@ struct Annotation {
     return kind == AnnotationKind::Receive || kind == AnnotationKind::Send || kind == AnnotationKind::Compute;
   }
   bool is_bamboo() const { return spelling == "bamboo"; }
+  bool is_task() const {
+    return kind == AnnotationKind::Task || kind == AnnotationKind::Taskwait || kind == AnnotationKind::Taskloop;
+  }
   // The keyword as this spelling writes it ("olap" for a Bamboo superblock).
   const char* keyword() const;
 };

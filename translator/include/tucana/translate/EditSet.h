@@ -5,6 +5,7 @@
 // one tooling::Replacements, which reports overlaps.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <string>
@@ -28,6 +29,51 @@ class EditSet {
     replaces_.push_back({offset, length, std::move(text)});
   }
   bool empty() const { return inserts_.empty() && replaces_.empty(); }
+  // Removes the edits inside [begin, end) of `buffer` (insertions strictly
+  // after `begin`, replacements wholly inside) and returns the range's text
+  // with them applied: for text that moves elsewhere with its edits (a
+  // task's statement into its outlined function). `ok` is false when an edit
+  // straddles an end of the range or two edits overlap (then the result must
+  // not be used).
+  std::string extract(llvm::StringRef buffer, unsigned begin, unsigned end, bool& ok) {
+    ok = true;
+    std::map<unsigned, std::string> inserted;
+    for (auto it = inserts_.lower_bound(begin + 1); it != inserts_.end() && it->first < end;) {
+      for (auto& [rank, text] : it->second) inserted[it->first] += text;
+      it = inserts_.erase(it);
+    }
+    std::vector<Replace> inside;
+    for (auto it = replaces_.begin(); it != replaces_.end();) {
+      unsigned b = it->offset, e = it->offset + it->length;
+      if (b >= begin && e <= end && !(it->length == 0 && b == begin)) {
+        inside.push_back(*it);
+        it = replaces_.erase(it);
+        continue;
+      }
+      if ((b < begin && e > begin) || (b < end && e > end)) ok = false;
+      ++it;
+    }
+    std::sort(inside.begin(), inside.end(), [](const Replace& x, const Replace& y) { return x.offset < y.offset; });
+    std::string out;
+    unsigned at = begin;
+    auto ins = inserted.begin();
+    for (const Replace& r : inside) {
+      for (; ins != inserted.end() && ins->first <= r.offset; ++ins) {
+        out += buffer.substr(at, ins->first - at).str() + ins->second;
+        at = ins->first;
+      }
+      if (r.offset < at || (ins != inserted.end() && ins->first < r.offset + r.length)) ok = false;
+      if (!ok) return "";
+      out += buffer.substr(at, r.offset - at).str() + r.text;
+      at = r.offset + r.length;
+    }
+    for (; ins != inserted.end(); ++ins) {
+      if (ins->first < at) return ok = false, "";
+      out += buffer.substr(at, ins->first - at).str() + ins->second;
+      at = ins->first;
+    }
+    return out + buffer.substr(at, end - at).str();
+  }
   llvm::Error apply(llvm::StringRef file, clang::tooling::Replacements& out) const {
     for (auto& [offset, texts] : inserts_) {
       std::string joined;

@@ -3,13 +3,39 @@
 // emitter (where the glue goes).
 #pragma once
 
+#include <vector>
+
 namespace clang {
+class ASTContext;
 class LangOptions;
 class SourceManager;
 class Stmt;
 }  // namespace clang
 
 namespace tucana::translate {
+
+// The statements a pragma can stand before (statements of a block, bodies
+// of loops, branches, labels), the ends of the blocks and the starts of the
+// function bodies of the main file, by offset: which statement a pragma
+// line annotates.
+class StatementIndex {
+ public:
+  explicit StatementIndex(clang::ASTContext& ctx);
+  // The statement that follows the pragma ending at offset `after`, within
+  // the same block; null when the block ends first or at file scope.
+  const clang::Stmt* following(unsigned after) const;
+
+  struct Entry {
+    unsigned begin, end;
+    const clang::Stmt* stmt;
+  };
+
+ private:
+  friend class StatementIndexBuilder;
+  std::vector<Entry> stmts_;
+  std::vector<unsigned> block_ends_;
+  std::vector<unsigned> body_begins_;
+};
 
 // `s` without the attributes around it (`#pragma GCC unroll`, [[likely]]).
 const clang::Stmt* unwrap_attributes(const clang::Stmt* s);

@@ -18,6 +18,7 @@ struct TranslationResult {
   std::string text;          // the translated source
   int superblocks = 0;       // how many were translated
   int privatized = 0;        // how many variables were privatized
+  int tasks = 0;             // how many task and taskloop pragmas were translated
 };
 
 class TranslateAction : public clang::ASTFrontendAction {

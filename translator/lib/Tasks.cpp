@@ -1,0 +1,804 @@
+// Tasks: analysis (what the statement captures, what cannot move) and
+// emission (the outlined function, the spawn, taskwait). See Tasks.h.
+#include "tucana/translate/Tasks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/StatementText.h"
+#include "tucana/translate/SuperblockEmitter.h"
+
+namespace tucana::translate {
+
+namespace {
+
+using namespace clang;
+
+// The declaration of a type declared inside a function that `t` names (the
+// outlined function, at namespace scope, could not name it), or null.
+const NamedDecl* local_decl_in_type(QualType t, int depth = 0) {
+  if (t.isNull() || depth > 32) return nullptr;
+  const Type* ty = t.getTypePtr();
+  if (const auto* td = dyn_cast<TypedefType>(ty)) {
+    if (td->getDecl()->getParentFunctionOrMethod()) return td->getDecl();
+    return local_decl_in_type(td->desugar(), depth + 1);
+  }
+  if (const auto* tag = dyn_cast<TagType>(ty)) return tag->getDecl()->getParentFunctionOrMethod() ? tag->getDecl() : nullptr;
+  if (const auto* e = dyn_cast<ElaboratedType>(ty)) return local_decl_in_type(e->getNamedType(), depth + 1);
+  if (const auto* p = dyn_cast<ParenType>(ty)) return local_decl_in_type(p->getInnerType(), depth + 1);
+  if (const auto* p = dyn_cast<PointerType>(ty)) return local_decl_in_type(p->getPointeeType(), depth + 1);
+  if (const auto* r = dyn_cast<ReferenceType>(ty)) return local_decl_in_type(r->getPointeeType(), depth + 1);
+  if (const auto* a = dyn_cast<ArrayType>(ty)) return local_decl_in_type(a->getElementType(), depth + 1);
+  if (const auto* a = dyn_cast<AttributedType>(ty)) return local_decl_in_type(a->getModifiedType(), depth + 1);
+  if (const auto* f = dyn_cast<FunctionProtoType>(ty)) {
+    if (const NamedDecl* d = local_decl_in_type(f->getReturnType(), depth + 1)) return d;
+    for (QualType p : f->param_types())
+      if (const NamedDecl* d = local_decl_in_type(p, depth + 1)) return d;
+  }
+  if (const auto* d = dyn_cast<DecltypeType>(ty)) return local_decl_in_type(d->desugar(), depth + 1);
+  return nullptr;
+}
+
+// Control flow that would leave the task's statement: return anywhere,
+// break and continue outside loops and switches nested in it (a taskloop
+// body's own continue is fine), goto to a label outside it. Lambdas, blocks
+// and local classes are functions of their own.
+class TaskFlow : public RecursiveASTVisitor<TaskFlow> {
+ public:
+  TaskFlow(DiagnosticsEngine& diags, SourceManager& sm, unsigned begin, unsigned end, const char* what, bool loop_body)
+      : diags_(diags), sm_(sm), begin_(begin), end_(end), what_(what), loop_body_(loop_body) {}
+  bool TraverseLambdaExpr(LambdaExpr*) { return true; }
+  bool TraverseBlockExpr(BlockExpr*) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
+  bool TraverseRecordDecl(RecordDecl*) { return true; }
+  bool TraverseForStmt(ForStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(DoStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
+    return nested([&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt* s) {
+    ++switch_depth_;
+    bool r = RecursiveASTVisitor::TraverseSwitchStmt(s);
+    --switch_depth_;
+    return r;
+  }
+  bool VisitReturnStmt(ReturnStmt* s) { return flag(s->getBeginLoc(), "return"); }
+  bool VisitCoreturnStmt(CoreturnStmt* s) { return flag(s->getBeginLoc(), "co_return"); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt* s) { return flag(s->getBeginLoc(), "goto"); }
+  bool VisitGotoStmt(GotoStmt* s) {
+    const LabelStmt* target = s->getLabel()->getStmt();
+    unsigned at = target ? sm_.getFileOffset(sm_.getExpansionLoc(target->getBeginLoc())) : 0;
+    if (!target || at < begin_ || at >= end_) flag(s->getBeginLoc(), "goto");
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt* s) { return loop_depth_ + switch_depth_ == 0 ? flag(s->getBeginLoc(), "break") : true; }
+  bool VisitContinueStmt(ContinueStmt* s) {
+    return loop_depth_ == 0 && !loop_body_ ? flag(s->getBeginLoc(), "continue") : true;
+  }
+
+ private:
+  template <typename F>
+  bool nested(F f) {
+    ++loop_depth_;
+    bool r = f();
+    --loop_depth_;
+    return r;
+  }
+  bool flag(SourceLocation loc, const char* stmt) {
+    report(diags_, loc, Diag::TaskControlFlowOut) << stmt << what_;
+    return true;
+  }
+  DiagnosticsEngine& diags_;
+  SourceManager& sm_;
+  unsigned begin_, end_;
+  const char* what_;
+  bool loop_body_;
+  int loop_depth_ = 0;
+  int switch_depth_ = 0;
+};
+
+// What a task's statement names from outside it: the variables to capture
+// (each with its references), and what cannot be named from the outlined
+// function (reported).
+class CaptureFinder : public RecursiveASTVisitor<CaptureFinder> {
+ public:
+  CaptureFinder(ASTContext& ctx, unsigned begin, unsigned end, const VarDecl* loop_var)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(ctx.getDiagnostics()), begin_(begin), end_(end),
+        loop_var_(loop_var) {}
+
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    const ValueDecl* d = e->getDecl();
+    if (inside(d->getLocation())) return true;
+    if (const auto* v = dyn_cast<VarDecl>(d)) {
+      if (v == loop_var_) return true;
+      if (v->hasLocalStorage()) {
+        auto [it, fresh] = index_.emplace(v, vars.size());
+        if (fresh) vars.push_back({v, {}});
+        vars[it->second].second.push_back(e);
+      } else if (v->isLocalVarDecl()) {  // a static local, or an extern declared in the function
+        if (reported_.insert(v).second) report(diags_, e->getLocation(), Diag::TaskCaptureStatic) << v->getName();
+      }
+      return true;
+    }
+    if (isa<BindingDecl>(d)) {
+      if (reported_.insert(d).second) report(diags_, e->getLocation(), Diag::TaskCaptureBinding) << d->getName();
+      return true;
+    }
+    if (d->getParentFunctionOrMethod() && !isa<ParmVarDecl>(d))  // enumerators, functions declared locally
+      if (reported_.insert(d).second) report(diags_, e->getLocation(), Diag::TaskLocalDecl) << d->getName();
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr* e) {
+    if (!this_reported_) report(diags_, e->getBeginLoc(), Diag::TaskThis);
+    this_reported_ = true;
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc tl) { return local_type(tl.getTypedefNameDecl(), tl.getBeginLoc()); }
+  bool VisitRecordTypeLoc(RecordTypeLoc tl) { return local_type(tl.getDecl(), tl.getBeginLoc()); }
+  bool VisitEnumTypeLoc(EnumTypeLoc tl) { return local_type(tl.getDecl(), tl.getBeginLoc()); }
+
+  // The captured variables in order of first use, with their references.
+  std::vector<std::pair<const VarDecl*, std::vector<const DeclRefExpr*>>> vars;
+
+ private:
+  bool inside(SourceLocation loc) const {
+    if (loc.isInvalid()) return false;
+    SourceLocation at = sm_.getExpansionLoc(loc);
+    if (!sm_.isInMainFile(at)) return false;
+    unsigned off = sm_.getFileOffset(at);
+    return off >= begin_ && off < end_;
+  }
+  bool local_type(const NamedDecl* d, SourceLocation use) {
+    if (!d || !d->getParentFunctionOrMethod() || inside(d->getLocation())) return true;
+    if (reported_.insert(d).second) report(diags_, use, Diag::TaskLocalDecl) << d->getName();
+    return true;
+  }
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  DiagnosticsEngine& diags_;
+  unsigned begin_, end_;
+  const VarDecl* loop_var_;
+  std::map<const VarDecl*, std::size_t> index_;
+  std::set<const Decl*> reported_;
+  bool this_reported_ = false;
+};
+
+// Every variable and parameter a function declares (for shared(...) names
+// that the statement does not use, and for clause texts).
+class LocalNames : public RecursiveASTVisitor<LocalNames> {
+ public:
+  bool VisitVarDecl(VarDecl* v) {
+    if (v->getIdentifier()) names.insert(v->getName().str());
+    return true;
+  }
+  std::set<std::string> names;
+};
+
+// Function bodies of the main file: taskwait must stand in one.
+class FunctionBodies : public RecursiveASTVisitor<FunctionBodies> {
+ public:
+  explicit FunctionBodies(SourceManager& sm) : sm_(sm) {}
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (!f->doesThisDeclarationHaveABody() || !f->getBody()) return true;
+    SourceLocation b = sm_.getExpansionLoc(f->getBody()->getBeginLoc());
+    SourceLocation e = sm_.getExpansionLoc(f->getBody()->getEndLoc());
+    if (sm_.isInMainFile(b) && sm_.isInMainFile(e)) ranges.push_back({sm_.getFileOffset(b), sm_.getFileOffset(e)});
+    return true;
+  }
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+
+ private:
+  SourceManager& sm_;
+};
+
+class Analyzer {
+ public:
+  Analyzer(ASTContext& ctx, const AnnotationList& list)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(ctx.getDiagnostics()), lo_(ctx.getLangOpts()),
+        annotations_(list.all()) {}
+  TaskPlan run();
+
+ private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  bool task(const Annotation& a, const Stmt* s, Task& t);
+  bool loop_header(const Annotation& a, const ForStmt* f, Task& t);
+  bool file_range(const Expr* e, const char* what, unsigned& begin, unsigned& end);
+  const Decl* enclosing_decl(const Stmt* s, const char** inside_what) const;
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  DiagnosticsEngine& diags_;
+  const LangOptions& lo_;
+  const std::vector<Annotation>& annotations_;
+};
+
+TaskPlan Analyzer::run() {
+  TaskPlan plan;
+  StatementIndex index(ctx_);
+  FunctionBodies bodies(sm_);
+  bodies.TraverseDecl(ctx_.getTranslationUnitDecl());
+  std::set<FileID> reported_files;
+  int tasks = 0, loops = 0;
+  for (const Annotation& a : annotations_) {
+    if (!a.is_task()) continue;
+    if (!sm_.isInMainFile(a.hash_loc)) {
+      FileID file = sm_.getFileID(sm_.getExpansionLoc(a.hash_loc));
+      if (!a.broken && !sm_.isInSystemHeader(a.hash_loc) && reported_files.insert(file).second)
+        report(diags_, a.hash_loc, Diag::AnnotationInIncludedFile) << a.spelling << a.keyword();
+      continue;
+    }
+    if (a.broken) continue;
+    unsigned at = offset(a.hash_loc);
+    bool in_body = std::any_of(bodies.ranges.begin(), bodies.ranges.end(),
+                               [&](auto& r) { return at > r.first && at < r.second; });
+    if (!in_body) {
+      report(diags_, a.hash_loc, Diag::TaskOutsideFunction) << a.spelling << a.keyword();
+      continue;
+    }
+    const Stmt* s = index.following(offset(a.end_loc));
+    if (a.kind == AnnotationKind::Taskwait) {
+      // As the body of an if or a loop it would replace that statement.
+      bool body = false;
+      if (s)
+        for (const auto& parent : ctx_.getParents(*s)) {
+          const Stmt* p = parent.get<Stmt>();
+          body = body || (p && (isa<IfStmt>(p) || isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) ||
+                                isa<CXXForRangeStmt>(p)));
+        }
+      if (body)
+        report(diags_, a.hash_loc, Diag::TaskwaitPlacement) << a.spelling;
+      else
+        plan.taskwaits.push_back(&a);
+      continue;
+    }
+    if (!s) {
+      report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << a.keyword();
+      continue;
+    }
+    Task t;
+    t.pragma = &a;
+    t.loop = a.kind == AnnotationKind::Taskloop;
+    t.index = t.loop ? loops++ : tasks++;
+    if (task(a, s, t)) plan.tasks.push_back(std::move(t));
+  }
+  // Nesting: the innermost task whose statement holds each one.
+  auto range = [&](const Task& t) {
+    return std::make_pair(offset(t.stmt->getBeginLoc()), statement_end_offset(sm_, lo_, t.stmt));
+  };
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    auto [b, e] = range(plan.tasks[i]);
+    unsigned best = ~0u;
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+      if (i == j) continue;
+      auto [ob, oe] = range(plan.tasks[j]);
+      if (ob <= b && e <= oe && (ob < b || e < oe)) {
+        ++plan.tasks[i].depth;
+        if (oe - ob < best) best = oe - ob, plan.tasks[i].outer = static_cast<int>(j);
+      }
+    }
+  }
+  return plan;
+}
+
+// The function that holds `s` (null, with *inside_what set, when it is a
+// lambda, a block or an OpenMP region).
+const Decl* Analyzer::enclosing_decl(const Stmt* s, const char** inside_what) const {
+  DynTypedNode node = DynTypedNode::create(*s);
+  for (;;) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) return nullptr;
+    node = parents[0];
+    if (const Stmt* st = node.get<Stmt>()) {
+      if (isa<LambdaExpr>(st)) return *inside_what = "lambda", nullptr;
+      if (isa<BlockExpr>(st)) return *inside_what = "block", nullptr;
+      continue;
+    }
+    if (const Decl* d = node.get<Decl>()) {
+      if (const auto* m = dyn_cast<CXXMethodDecl>(d); m && m->getParent()->isLambda()) return *inside_what = "lambda", nullptr;
+      if (isa<FunctionDecl>(d)) return d;
+      if (isa<CapturedDecl>(d) || isa<BlockDecl>(d)) return *inside_what = "an OpenMP or block region", nullptr;
+    }
+  }
+}
+
+bool Analyzer::file_range(const Expr* e, const char* what, unsigned& begin, unsigned& end) {
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, lo_);
+  if (r.isInvalid() || !sm_.isInMainFile(r.getBegin())) {
+    report(diags_, e->getBeginLoc(), Diag::TaskloopHeaderInMacro) << what;
+    return false;
+  }
+  begin = sm_.getFileOffset(r.getBegin());
+  end = sm_.getFileOffset(r.getEnd());
+  return true;
+}
+
+const VarDecl* var_of(const Expr* e) {
+  if (const auto* ref = dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr))
+    return dyn_cast<VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+bool Analyzer::loop_header(const Annotation& a, const ForStmt* f, Task& t) {
+  TaskloopHeader& h = t.header;
+  h.body = f->getBody();
+  auto bad = [&](SourceLocation loc, const std::string& why) {
+    report(diags_, loc.isValid() ? loc : a.keyword_loc, Diag::TaskloopNotCanonical) << why;
+    return false;
+  };
+  // for (T i = START; ...) or for (i = START; ...)
+  const Expr* start = nullptr;
+  if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
+    if (const auto* v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->hasInit()) h.var = v, start = v->getInit();
+  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(f->getInit()); as && as->getOpcode() == BO_Assign) {
+    if (const VarDecl* v = var_of(as->getLHS()); v && v->hasLocalStorage()) h.var = v, start = as->getRHS();
+  }
+  if (!h.var)
+    return bad(f->getInit() ? f->getInit()->getBeginLoc() : f->getLParenLoc(),
+               "the initialization must be 'T i = START' or 'i = START' (one loop variable)");
+  if (!h.var->getType()->isIntegerType() || h.var->getType()->isEnumeralType() || h.var->getType()->isBooleanType())
+    return bad(h.var->getLocation(), "the loop variable '" + h.var->getName().str() + "' must have an integer type");
+  std::string i = h.var->getName().str();
+  // i OP END (or END OP i)
+  const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr* end = nullptr;
+  if (cond && (cond->isRelationalOp() || cond->getOpcode() == BO_NE)) {
+    std::string op = BinaryOperator::getOpcodeStr(cond->getOpcode()).str();
+    if (var_of(cond->getLHS()) == h.var) {
+      h.op = op, end = cond->getRHS();
+    } else if (var_of(cond->getRHS()) == h.var) {
+      end = cond->getLHS();
+      h.op = op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : op;
+    }
+  }
+  if (!end)
+    return bad(f->getCond() ? f->getCond()->getBeginLoc() : f->getLParenLoc(),
+               "the condition must compare '" + i + "' with <, <=, >, >= or != to a bound");
+  // i++, ++i, i--, --i, i += S, i -= S, i = i + S, i = S + i, i = i - S
+  const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  const Expr* step = nullptr;
+  bool ok = false;
+  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && var_of(u->getSubExpr()) == h.var) {
+    ok = true, h.direction = u->isIncrementOp() ? 1 : -1;
+  } else if (const auto* c = dyn_cast_or_null<CompoundAssignOperator>(inc);
+             c && (c->getOpcode() == BO_AddAssign || c->getOpcode() == BO_SubAssign) && var_of(c->getLHS()) == h.var) {
+    ok = true, step = c->getRHS(), h.direction = c->getOpcode() == BO_AddAssign ? 1 : -1;
+  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(inc); as && as->getOpcode() == BO_Assign && var_of(as->getLHS()) == h.var) {
+    if (const auto* sum = dyn_cast<BinaryOperator>(as->getRHS()->IgnoreParenImpCasts())) {
+      if (sum->getOpcode() == BO_Add && var_of(sum->getLHS()) == h.var) ok = true, step = sum->getRHS();
+      else if (sum->getOpcode() == BO_Add && var_of(sum->getRHS()) == h.var) ok = true, step = sum->getLHS();
+      else if (sum->getOpcode() == BO_Sub && var_of(sum->getLHS()) == h.var) ok = true, step = sum->getRHS(), h.direction = -1;
+    }
+  }
+  if (!ok)
+    return bad(f->getInc() ? f->getInc()->getBeginLoc() : f->getLParenLoc(),
+               "the increment must be " + i + "++, ++" + i + ", " + i + "--, --" + i + ", " + i + " += S, " + i +
+                   " -= S or " + i + " = " + i + " + S");
+  if (h.op == "!=" && step)
+    return bad(f->getInc()->getBeginLoc(), "with '!=' the increment must be " + i + "++, ++" + i + ", " + i + "-- or --" + i);
+  if (!step && ((h.direction > 0 && (h.op == ">" || h.op == ">=")) || (h.direction < 0 && (h.op == "<" || h.op == "<="))))
+    return bad(f->getInc()->getBeginLoc(), std::string("the increment counts ") + (h.direction > 0 ? "up" : "down") +
+                                               " but the condition '" + i + " " + h.op + " ...' expects it to count " +
+                                               (h.direction > 0 ? "down" : "up"));
+  if (!file_range(start, "initialization", h.start_begin, h.start_end) || !file_range(end, "condition", h.end_begin, h.end_end))
+    return false;
+  if (step && !file_range(step, "increment", h.step_begin, h.step_end)) return false;
+  // The body may not change the loop variable.
+  class Writes : public RecursiveASTVisitor<Writes> {
+   public:
+    explicit Writes(const VarDecl* v) : v_(v) {}
+    bool VisitBinaryOperator(BinaryOperator* b) {
+      if (b->isAssignmentOp() && var_of(b->getLHS()) == v_ && !at.isValid()) at = b->getOperatorLoc();
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->isIncrementDecrementOp() && var_of(u->getSubExpr()) == v_ && !at.isValid()) at = u->getOperatorLoc();
+      return true;
+    }
+    SourceLocation at;
+
+   private:
+    const VarDecl* v_;
+  } writes(h.var);
+  writes.TraverseStmt(const_cast<Stmt*>(h.body));
+  if (writes.at.isValid()) {
+    report(diags_, writes.at, Diag::TaskloopVarModified) << i;
+    return false;
+  }
+  return true;
+}
+
+bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
+  unsigned errors = diags_.getNumErrors();
+  const Stmt* stmt = unwrap_attributes(s);
+  if (!t.loop) {
+    if (const auto* ds = dyn_cast<DeclStmt>(stmt)) {
+      std::string name = "it";
+      if (const auto* nd = dyn_cast<NamedDecl>(*ds->decl_begin())) name = nd->getNameAsString();
+      report(diags_, stmt->getBeginLoc(), Diag::TaskIsDeclaration) << name;
+      return false;
+    }
+  } else if (!isa<ForStmt>(stmt)) {
+    report(diags_, a.keyword_loc, Diag::TaskloopNotOnFor) << a.spelling;
+    return false;
+  }
+  t.stmt = stmt;
+  const char* inside_what = nullptr;
+  const Decl* fn = enclosing_decl(stmt, &inside_what);
+  if (!fn) {
+    report(diags_, a.hash_loc, Diag::TaskInLambda) << a.spelling << a.keyword() << (inside_what ? inside_what : "?");
+    return false;
+  }
+  if (fn->isTemplated() || cast<FunctionDecl>(fn)->isTemplateInstantiation()) {
+    report(diags_, a.hash_loc, Diag::TaskInTemplate) << a.spelling << a.keyword();
+    return false;
+  }
+  // The outlined function goes before the function's outermost declaration
+  // in its namespace (a member function defined in its class: the class).
+  const Decl* top = fn;
+  while (const auto* dc = top->getLexicalDeclContext()) {
+    if (dc->isFileContext() || isa<LinkageSpecDecl>(dc)) break;
+    top = cast<Decl>(dc);
+  }
+  t.insert_at = offset(top->getBeginLoc());
+
+  const Stmt* region = stmt;  // what moves: the statement, or the loop's body
+  if (t.loop && !loop_header(a, cast<ForStmt>(stmt), t)) return false;
+  if (t.loop) region = t.header.body;
+  unsigned begin = offset(region->getBeginLoc()), end = statement_end_offset(sm_, lo_, region);
+  TaskFlow flow(diags_, sm_, begin, end, t.loop ? "a taskloop's body" : "a task's statement", t.loop);
+  flow.TraverseStmt(const_cast<Stmt*>(region));
+  // For a taskloop, what the body declares is inside [body begin, end); the
+  // loop variable itself is computed, not captured.
+  CaptureFinder finder(ctx_, t.loop ? offset(stmt->getBeginLoc()) : begin, end, t.header.var);
+  finder.TraverseStmt(const_cast<Stmt*>(region));
+
+  LocalNames locals;
+  locals.TraverseDecl(const_cast<Decl*>(fn));
+  t.locals.assign(locals.names.begin(), locals.names.end());
+  std::set<std::string> shared_names;
+  for (const Dependency& n : a.names) {
+    bool used = std::any_of(finder.vars.begin(), finder.vars.end(), [&](auto& v) { return v.first->getName() == n.name; });
+    bool visible = used || locals.names.count(n.name) || (t.header.var && t.header.var->getName() == n.name);
+    if (!visible)  // a global is fine (shared anyway)
+      for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d); v && v->getName() == n.name) visible = true;
+    if (!visible) report(diags_, n.loc, Diag::TaskSharedUnknown) << n.name;
+    shared_names.insert(n.name);
+  }
+  bool cxx = lo_.CPlusPlus;
+  for (auto& [v, refs] : finder.vars) {
+    TaskCapture c;
+    c.var = v;
+    c.shared = shared_names.count(v->getName().str()) > 0;
+    SourceLocation use = refs.front()->getLocation();
+    QualType type = v->getType().getNonReferenceType();
+    if (type->isVariablyModifiedType()) {
+      report(diags_, use, Diag::TaskCaptureVla) << v->getName();
+      continue;
+    }
+    if (const NamedDecl* d = local_decl_in_type(v->getType())) {
+      report(diags_, use, Diag::TaskCaptureLocalType) << v->getName() << d->getName();
+      continue;
+    }
+    if (cxx && !c.shared && !type.isTriviallyCopyableType(ctx_)) {
+      report(diags_, use, Diag::TaskCaptureNotCopyable) << v->getName() << type.getAsString();
+      continue;
+    }
+    if (c.shared && !cxx) {
+      // C has no references: each use becomes (*__tucana_a->v), in the text.
+      std::set<unsigned> seen;
+      for (const DeclRefExpr* r : refs) {
+        SourceLocation loc = r->getLocation();
+        if (loc.isMacroID() && !sm_.isMacroArgExpansion(loc)) {
+          report(diags_, loc, Diag::TaskSharedInMacro) << v->getName() << Lexer::getImmediateMacroName(loc, sm_, lo_);
+          break;
+        }
+        SourceLocation spelled = sm_.getSpellingLoc(loc);
+        if (!sm_.isInMainFile(spelled)) continue;
+        unsigned at = sm_.getFileOffset(spelled);
+        if (seen.insert(at).second) c.refs.push_back({at, at + Lexer::MeasureTokenLength(spelled, sm_, lo_)});
+      }
+    }
+    t.captures.push_back(std::move(c));
+  }
+  return diags_.getNumErrors() == errors;
+}
+
+// ---------------------------------------------------------------------------
+// Emission
+
+class Emitter {
+ public:
+  Emitter(ASTContext& ctx, const TaskPlan& plan, const PrivatizationPlan& priv, std::string display, EditSet& edits)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), plan_(plan), display_(std::move(display)),
+        edits_(edits), buffer_(sm_.getBufferData(sm_.getMainFileID())), policy_(ctx.getPrintingPolicy()) {
+    // Privatized globals as they are written in uses, for clause texts.
+    for (const PrivateUse& u : priv.uses) {
+      llvm::StringRef written = buffer_.substr(u.begin, u.end - u.begin);
+      if (!written.empty() && written.find_first_not_of(
+                                  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == llvm::StringRef::npos)
+        privatized_[written.str()] = u.replacement;
+    }
+  }
+  bool run();
+
+ private:
+  unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); }
+  unsigned line_of(unsigned off) const { return sm_.getLineNumber(sm_.getMainFileID(), off); }
+  std::string line_directive(unsigned off) const { return translate::line_directive(line_of(off), display_); }
+  // Spaces (tabs kept) up to `off` on its line, so moved text keeps its columns.
+  std::string indent_to(unsigned off) const {
+    unsigned start = off;
+    while (start > 0 && buffer_[start - 1] != '\n') --start;
+    std::string s = buffer_.substr(start, off - start).str();
+    for (char& c : s)
+      if (c != '\t') c = ' ';
+    return s;
+  }
+  std::string declare(QualType t, const std::string& name) const {
+    if (lo_.CPlusPlus) t = TypeName::getFullyQualifiedType(t, ctx_, false);
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    t.print(os, policy_, name);
+    return os.str();
+  }
+  // `v` as the spawn (in the parent, maybe itself an outlined task) names it.
+  std::string access(const Task& t, const VarDecl* v) const {
+    if (t.outer >= 0 && !lo_.CPlusPlus)
+      for (const TaskCapture& c : plan_.tasks[static_cast<std::size_t>(t.outer)].captures)
+        if (c.var == v && c.shared) return "(*__tucana_a->" + v->getName().str() + ")";
+    return v->getName().str();
+  }
+  std::string clause_text(const Task& t, const std::string& text) const;
+  bool emit(const Task& t);
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const LangOptions& lo_;
+  const TaskPlan& plan_;
+  std::string display_;
+  EditSet& edits_;
+  llvm::StringRef buffer_;
+  PrintingPolicy policy_;
+  std::map<std::string, std::string> privatized_;
+};
+
+// A clause expression as written, with privatized globals rewritten as in
+// the program's own uses (the pragma's tokens are not in the AST).
+std::string Emitter::clause_text(const Task& t, const std::string& text) const {
+  if (privatized_.empty()) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {  // a literal, as is
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c) j += text[j] == '\\' ? 2 : 1;
+      out += text.substr(i, j + 1 - i);
+      i = j + 1;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      std::string word = text.substr(i, j - i);
+      std::size_t k = out.find_last_not_of(' ');
+      bool member = k != std::string::npos && (out[k] == '.' || (out[k] == '>' && k > 0 && out[k - 1] == '-'));
+      auto it = privatized_.find(word);
+      bool local = std::binary_search(t.locals.begin(), t.locals.end(), word);
+      out += it != privatized_.end() && !member && !local ? it->second : word;
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+bool Emitter::run() {
+  // C: references to shared variables first (each belongs to the innermost
+  // task holding it; the moves below take them along).
+  for (const Task& t : plan_.tasks)
+    for (const TaskCapture& c : t.captures)
+      for (auto [b, e] : c.refs) {
+        bool nested = false;
+        for (const Task& inner : plan_.tasks) {
+          if (&inner == &t || inner.depth <= t.depth) continue;
+          // A taskloop's header runs in the parent: only its body is inner.
+          const Stmt* is = inner.loop ? inner.header.body : inner.stmt;
+          if (b >= offset(is->getBeginLoc()) && e <= statement_end_offset(sm_, lo_, is)) nested = true;
+        }
+        if (!nested) edits_.replace(b, e - b, "(*__tucana_a->" + c.var->getName().str() + ")");
+      }
+  // Innermost first: an outer task's statement takes an inner one's spawn.
+  std::vector<const Task*> order;
+  for (const Task& t : plan_.tasks) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const Task* x, const Task* y) { return x->depth > y->depth; });
+  for (const Task* t : order)
+    if (!emit(*t)) return false;
+  for (const Annotation* a : plan_.taskwaits)
+    edits_.replace(offset(a->hash_loc), offset(a->end_loc) - offset(a->hash_loc), "tucana_taskwait();");
+  edits_.insert(0, -3, "#include <tucana/task.h>\n");
+  return true;
+}
+
+bool Emitter::emit(const Task& t) {
+  const bool cxx = lo_.CPlusPlus;
+  const std::string fn = std::string(t.loop ? "__tucana_taskloop_" : "__tucana_task_") + std::to_string(t.index);
+  const std::string args = fn + "_args";
+  const Annotation& a = *t.pragma;
+  const TaskloopHeader& h = t.header;
+  bool ok = true;
+
+  // The parent's side: one line in place of the pragma.
+  std::string spawn;
+  llvm::raw_string_ostream sp(spawn);
+  sp << "{ ";
+  std::string start, end, step;
+  if (t.loop) {
+    start = edits_.extract(buffer_, h.start_begin, h.start_end, ok);
+    end = ok ? edits_.extract(buffer_, h.end_begin, h.end_end, ok) : "";
+    step = h.step_end > h.step_begin && ok ? edits_.extract(buffer_, h.step_begin, h.step_end, ok) : "1";
+    if (!ok) return false;
+    // START, END and STEP once, before the loop, as OpenMP does.
+    sp << "long long __tucana_start = (long long)(" << start << "), __tucana_end = (long long)(" << end
+       << "), __tucana_step = " << (h.direction < 0 ? "-" : "") << "(long long)(" << step << "); ";
+    std::string n;
+    if (h.op == "<")
+      n = "__tucana_step > 0 && __tucana_start < __tucana_end ? (__tucana_end - __tucana_start + __tucana_step - 1) / __tucana_step : 0";
+    else if (h.op == "<=")
+      n = "__tucana_step > 0 && __tucana_start <= __tucana_end ? (__tucana_end - __tucana_start) / __tucana_step + 1 : 0";
+    else if (h.op == ">")
+      n = "__tucana_step < 0 && __tucana_start > __tucana_end ? (__tucana_start - __tucana_end - __tucana_step - 1) / -__tucana_step : 0";
+    else if (h.op == ">=")
+      n = "__tucana_step < 0 && __tucana_start >= __tucana_end ? (__tucana_start - __tucana_end) / -__tucana_step + 1 : 0";
+    else  // != with a step of one
+      n = "__tucana_step > 0 ? (__tucana_start < __tucana_end ? __tucana_end - __tucana_start : 0) : (__tucana_start > __tucana_end ? __tucana_start - __tucana_end : 0)";
+    sp << "long long __tucana_n = " << n << "; ";
+  }
+  bool has_args = t.loop || !t.captures.empty();
+  if (has_args) sp << "struct " << args << " __tucana_args; ";
+  if (t.loop) sp << "__tucana_args.__tucana_start = __tucana_start; __tucana_args.__tucana_step = __tucana_step; ";
+  for (const TaskCapture& c : t.captures) {
+    std::string name = c.var->getName().str(), from = access(t, c.var);
+    QualType type = c.var->getType().getNonReferenceType();
+    // A byte copy where an assignment may not do: arrays, structs (const
+    // members; C++: trivially copyable, checked, maybe not assignable).
+    bool bytes = type->isArrayType() || type->isRecordType();
+    if (c.shared)
+      sp << "__tucana_args." << name << " = &" << from << "; ";
+    else if (bytes)
+      sp << "__builtin_memcpy((void *)&__tucana_args." << name << ", (const void *)" << (cxx ? "__builtin_addressof(" : "&(")
+         << from << "), sizeof __tucana_args." << name << "); ";
+    else
+      sp << "__tucana_args." << name << " = " << from << "; ";
+  }
+  if (!a.task_deps.empty()) {
+    sp << "tucana_task_dep __tucana_deps[] = {";
+    for (std::size_t i = 0; i < a.task_deps.size(); ++i) {
+      const TaskDepend& d = a.task_deps[i];
+      sp << (i ? ", " : "") << "{(const void *)&(" << clause_text(t, d.expr) << "), "
+         << (d.kind == TaskDepend::In ? "TUCANA_DEP_IN" : d.kind == TaskDepend::Out ? "TUCANA_DEP_OUT" : "TUCANA_DEP_INOUT")
+         << "}";
+    }
+    sp << "}; ";
+  }
+  sp << "tucana_task_attr __tucana_attr = TUCANA_TASK_ATTR_INIT; ";
+  if (!a.task_deps.empty())
+    sp << "__tucana_attr.deps = __tucana_deps; __tucana_attr.ndeps = " << a.task_deps.size() << "; ";
+  if (!a.priority.empty()) sp << "__tucana_attr.priority = (int)(" << clause_text(t, a.priority) << "); ";
+  if (a.boundary) sp << "__tucana_attr.boundary = 1; ";
+  if (!a.label.empty()) sp << "__tucana_attr.name = " << a.label << "; ";
+  std::string arg = has_args ? "&__tucana_args, sizeof __tucana_args" : "(const void *)0, 0";
+  if (t.loop)
+    sp << "tucana_taskloop(__tucana_n, "
+       << (a.num_tasks.empty() ? "0" : "(long long)(" + clause_text(t, a.num_tasks) + ")") << ", "
+       << (a.grainsize.empty() ? "0" : "(long long)(" + clause_text(t, a.grainsize) + ")") << ", " << fn << ", " << arg
+       << ", &__tucana_attr); }";
+  else
+    sp << "tucana_task_spawn(" << fn << ", " << arg << ", &__tucana_attr); }";
+  sp.flush();
+  edits_.replace(offset(a.hash_loc), offset(a.end_loc) - offset(a.hash_loc), spawn);
+
+  // The task's side: the moved text, with its edits.
+  const Stmt* moved = t.loop ? h.body : t.stmt;
+  unsigned mb = offset(moved->getBeginLoc()), me = statement_end_offset(sm_, lo_, moved);
+  std::string body = edits_.extract(buffer_, mb, me, ok);
+  if (!ok) return false;
+  // What stays in the parent: the lines of the statement, empty.
+  unsigned sb = offset(t.stmt->getBeginLoc());
+  std::string blank(static_cast<std::size_t>(std::count(buffer_.begin() + sb, buffer_.begin() + me, '\n')), '\n');
+  edits_.replace(sb, me - sb, blank);
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (has_args) {
+    os << "struct " << args << " {";
+    if (t.loop) os << " long long __tucana_start, __tucana_step;";
+    for (const TaskCapture& c : t.captures) {
+      QualType type = c.var->getType().getNonReferenceType();
+      Qualifiers quals;
+      QualType field = c.shared ? ctx_.getPointerType(type) : ctx_.getUnqualifiedArrayType(type, quals);
+      os << " " << declare(field, c.var->getName().str()) << ";";
+    }
+    os << " };\n";
+  }
+  if (t.loop)
+    os << "static void " << fn << "(long long __tucana_lo, long long __tucana_hi, void *__tucana_p) {\n";
+  else
+    os << "static void " << fn << "(void *__tucana_p) {\n";
+  if (has_args)
+    os << "  struct " << args << " *__tucana_a = (struct " << args << " *)__tucana_p;\n";
+  else
+    os << "  (void)__tucana_p;\n";
+  for (const TaskCapture& c : t.captures) {
+    std::string name = c.var->getName().str();
+    QualType type = c.var->getType().getNonReferenceType();
+    if (cxx) {  // references: the captures keep their names
+      os << "  " << declare(ctx_.getLValueReferenceType(type), name) << " = " << (c.shared ? "*" : "") << "__tucana_a->"
+         << name << ";\n";
+    } else if (c.shared) {
+      continue;  // rewritten at each use
+    } else if (type->isArrayType()) {
+      Qualifiers quals;
+      os << "  " << declare(ctx_.getUnqualifiedArrayType(type, quals), name) << "; __builtin_memcpy(" << name
+         << ", __tucana_a->" << name << ", sizeof " << name << ");\n";
+    } else {
+      os << "  " << declare(type, name) << " = __tucana_a->" << name << ";\n";
+    }
+  }
+  if (t.loop) {
+    Qualifiers quals;
+    QualType it = ctx_.getUnqualifiedArrayType(h.var->getType(), quals);
+    os << "  for (long long __tucana_k = __tucana_lo; __tucana_k < __tucana_hi; ++__tucana_k) {\n";
+    os << "    " << declare(it, h.var->getName().str()) << " = (" << declare(it, "")
+       << ")(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step);\n";
+  }
+  os << line_directive(mb) << "\n" << indent_to(mb) << body << "\n";
+  if (t.loop) os << "  }\n";
+  os << "}\n";
+  os.flush();
+
+  // Before the enclosing top-level declaration, on lines of its own; then
+  // back to that declaration's line.
+  unsigned at = t.insert_at, line_start = at;
+  while (line_start > 0 && buffer_[line_start - 1] != '\n') --line_start;
+  bool alone = buffer_.substr(line_start, at - line_start).trim().empty();
+  std::string placed = text + line_directive(at) + "\n";
+  int rank = 100 - t.depth;  // an inner task's function first: the outer one spawns it
+  if (alone)
+    edits_.insert(line_start, rank, placed);
+  else
+    edits_.insert(at, rank, "\n" + placed + indent_to(at));
+  return true;
+}
+
+}  // namespace
+
+TaskPlan analyze_tasks(ASTContext& ctx, const AnnotationList& annotations) { return Analyzer(ctx, annotations).run(); }
+
+void emit_tasks(ASTContext& ctx, const TaskPlan& plan, const PrivatizationPlan& privatization,
+                const std::string& display_name, EditSet& out) {
+  if (plan.empty()) return;
+  Emitter e(ctx, plan, privatization, display_name, out);
+  if (!e.run())
+    report(ctx.getDiagnostics(), ctx.getSourceManager().getLocForStartOfFile(ctx.getSourceManager().getMainFileID()),
+           Diag::ConflictingEdits)
+        << "a task's statement holds an edit that crosses its ends";
+}
+
+}  // namespace tucana::translate
