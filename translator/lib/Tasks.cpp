@@ -624,14 +624,15 @@ bool Emitter::run() {
         }
         if (!nested) edits_.replace(b, e - b, "(*__tucana_a->" + c.var->getName().str() + ")");
       }
+  // Before the moves: a taskwait may stand in a task's statement.
+  for (const Annotation* a : plan_.taskwaits)
+    edits_.replace(offset(a->hash_loc), offset(a->end_loc) - offset(a->hash_loc), "tucana_taskwait();");
   // Innermost first: an outer task's statement takes an inner one's spawn.
   std::vector<const Task*> order;
   for (const Task& t : plan_.tasks) order.push_back(&t);
   std::stable_sort(order.begin(), order.end(), [](const Task* x, const Task* y) { return x->depth > y->depth; });
   for (const Task* t : order)
     if (!emit(*t)) return false;
-  for (const Annotation* a : plan_.taskwaits)
-    edits_.replace(offset(a->hash_loc), offset(a->end_loc) - offset(a->hash_loc), "tucana_taskwait();");
   edits_.insert(0, -3, "#include <tucana/task.h>\n");
   return true;
 }
