@@ -670,6 +670,9 @@ bool Emitter::emit(const Task& t) {
     else  // != with a step of one
       n = "__tucana_step > 0 ? (__tucana_start < __tucana_end ? __tucana_end - __tucana_start : 0) : (__tucana_start > __tucana_end ? __tucana_start - __tucana_end : 0)";
     sp << "long long __tucana_n = " << n << "; ";
+    // A loop variable of the parent's is not set (OpenMP's private loop
+    // variable): it may now be unused there.
+    if (!isa<DeclStmt>(cast<ForStmt>(t.stmt)->getInit())) sp << "(void)" << h.var->getName() << "; ";
   }
   bool has_args = t.loop || !t.captures.empty();
   if (has_args) sp << "struct " << args << " __tucana_args; ";
