@@ -250,6 +250,17 @@ TaskPlan Analyzer::run() {
       continue;
     }
     const Stmt* s = index.following(offset(a.end_loc));
+    // A statement from a macro (CHECK(...) as do { } while (0)) starts where
+    // the statements inside it start: take the outermost one (the pragma
+    // comes before the macro's expansion, never inside it).
+    for (bool up = s != nullptr; up;) {
+      up = false;
+      for (const auto& parent : ctx_.getParents(*s))
+        if (const Stmt* p = parent.get<Stmt>(); p && offset(p->getBeginLoc()) == offset(s->getBeginLoc())) {
+          s = p;
+          up = true;
+        }
+    }
     if (a.kind == AnnotationKind::Taskwait) {
       // As the body of an if or a loop it would replace that statement.
       bool body = false;
@@ -770,7 +781,8 @@ bool Emitter::emit(const Task& t) {
     QualType it = ctx_.getUnqualifiedArrayType(h.var->getType(), quals);
     os << "  for (long long __tucana_k = __tucana_lo; __tucana_k < __tucana_hi; ++__tucana_k) {\n";
     os << "    " << declare(it, h.var->getName().str()) << " = (" << declare(it, "")
-       << ")(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step);\n";
+       << ")(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step); (void)" << h.var->getName()
+       << ";\n";
   }
   os << line_directive(mb) << "\n" << indent_to(mb) << body << "\n";
   if (t.loop) os << "  }\n";
