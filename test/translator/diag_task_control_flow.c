@@ -1,6 +1,6 @@
 // A task's statement (a taskloop's body) runs as a function of its own:
-// return, goto out of it, and break or continue that would leave it are
-// errors. Loops and switches inside it may use break and continue, a goto
+// return, goto out of it (or into it), break or continue that would leave
+// it, and a case label of a switch outside it are errors. Loops and switches inside it may use break and continue, a goto
 // to a label inside it is fine, and a taskloop body may continue (the next
 // iteration).
 //
@@ -43,6 +43,21 @@ int f(int n, int *a) {
     if (a[i]) break;
     // CHECK-DAG: [[FILE]]:[[@LINE+1]]:5: error: 'return' cannot leave a taskloop's body (it runs as a function of its own)
     return 2;
+  }
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:10: error: 'goto' into a task's statement (it runs as a function of its own)
+  if (n) goto inside;
+#pragma tucana task
+  {
+  inside:
+    a[0] = 1;
+  }
+  switch (n) {
+#pragma tucana task
+    {
+      // CHECK-DAG: [[FILE]]:[[@LINE+1]]:7: error: 'case' label of a switch outside a task's statement (the switch would jump into code that runs as a function of its own)
+      case 1:
+        a[1] = 1;
+    }
   }
 done:
   return 0;

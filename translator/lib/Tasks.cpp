@@ -86,6 +86,13 @@ class TaskFlow : public RecursiveASTVisitor<TaskFlow> {
     return true;
   }
   bool VisitBreakStmt(BreakStmt* s) { return loop_depth_ + switch_depth_ == 0 ? flag(s->getBeginLoc(), "break") : true; }
+  // A case of a switch outside the statement: the jump to it would enter
+  // the moved code.
+  bool VisitSwitchCase(SwitchCase* s) {
+    if (switch_depth_ == 0)
+      report(diags_, s->getBeginLoc(), Diag::TaskCaseOutside) << (isa<CaseStmt>(s) ? "case" : "default") << what_;
+    return true;
+  }
   bool VisitContinueStmt(ContinueStmt* s) {
     return loop_depth_ == 0 && !loop_body_ ? flag(s->getBeginLoc(), "continue") : true;
   }
@@ -472,6 +479,28 @@ bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
   unsigned begin = offset(region->getBeginLoc()), end = statement_end_offset(sm_, lo_, region);
   TaskFlow flow(diags_, sm_, begin, end, t.loop ? "a taskloop's body" : "a task's statement", t.loop);
   flow.TraverseStmt(const_cast<Stmt*>(region));
+  // A goto from outside to a label inside would jump into the moved code.
+  class GotoIn : public RecursiveASTVisitor<GotoIn> {
+   public:
+    GotoIn(SourceManager& sm, unsigned b, unsigned e) : sm_(sm), b_(b), e_(e) {}
+    bool VisitGotoStmt(GotoStmt* g) {
+      const LabelStmt* l = g->getLabel()->getStmt();
+      if (l && in(l->getBeginLoc()) && !in(g->getBeginLoc()) && !found.isValid()) found = g->getBeginLoc();
+      return true;
+    }
+    SourceLocation found;
+
+   private:
+    bool in(SourceLocation loc) const {
+      unsigned o = sm_.getFileOffset(sm_.getExpansionLoc(loc));
+      return o >= b_ && o < e_;
+    }
+    SourceManager& sm_;
+    unsigned b_, e_;
+  } goto_in(sm_, begin, end);
+  goto_in.TraverseDecl(const_cast<Decl*>(fn));
+  if (goto_in.found.isValid())
+    report(diags_, goto_in.found, Diag::TaskJumpInto) << (t.loop ? "a taskloop's body" : "a task's statement");
   // For a taskloop, what the body declares is inside [body begin, end); the
   // loop variable itself is computed, not captured.
   CaptureFinder finder(ctx_, t.loop ? offset(stmt->getBeginLoc()) : begin, end, t.header.var);
