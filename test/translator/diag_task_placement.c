@@ -1,7 +1,8 @@
 // Where the task pragmas may stand: in a function body; task and taskloop
 // before a statement (taskloop: a for loop); taskwait in place of a
 // statement, but not as the body of an if or a loop (it would take that
-// statement's place). A task pragma in an included file is not translated
+// statement's place); a superblock is not a task's statement (it may be in
+// one, inside a { } block). A task pragma in an included file is not translated
 // (only the source file given is rewritten): an error, as for superblocks.
 //
 // RUN: rm -f %t.out
@@ -30,6 +31,13 @@ int f(int n, int *a) {
   {
     a[1] = 0;
 #pragma tucana taskwait
+  }
+#pragma tucana task
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: a superblock cannot be the statement of '#pragma tucana task'; put the superblock inside a { } block
+#pragma tucana superblock
+  for (int it = 0; it < n; it++) {
+#pragma tucana region(only)
+    a[it] = it;
   }
   return n;
 }

@@ -454,6 +454,16 @@ bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
     return false;
   }
   t.stmt = stmt;
+  // A superblock pragma between the task pragma and its statement: the
+  // superblock's closing glue would stay behind when the loop moves.
+  for (const Annotation& other : annotations_) {
+    if (other.kind != AnnotationKind::Superblock || !sm_.isInMainFile(other.hash_loc)) continue;
+    unsigned at = offset(other.hash_loc);
+    if (at > offset(a.hash_loc) && at < offset(stmt->getBeginLoc())) {
+      report(diags_, other.hash_loc, Diag::TaskOnSuperblock) << a.spelling << a.keyword();
+      return false;
+    }
+  }
   const char* inside_what = nullptr;
   const Decl* fn = enclosing_decl(stmt, &inside_what);
   if (!fn) {
