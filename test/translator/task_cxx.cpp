@@ -14,6 +14,10 @@
 // RUN: %cxx -std=c++17 -Wall -Wextra -Werror %mpi-flags %t.cpp %t.fake.o -o %t.fake
 // RUN: %t.fake 2>%t.log | FileCheck %s --check-prefix=OUT --match-full-lines
 // RUN: FileCheck %s --check-prefix=LOG --input-file=%t.log --match-full-lines
+// The same on the real runtime: four subranks on two workers, each printing
+// both lines.
+// RUN: %tucanacxx -std=c++17 %s -o %t.exe
+// RUN: %tucana-run -np 1 --workers 2 --vf 2 %t.exe | env LC_ALL=C sort | uniq -c | FileCheck %s --check-prefix=REAL --match-full-lines
 
 #include <cstdio>
 #include <vector>
@@ -101,3 +105,6 @@ int main() {
 // LOG: spawn name=cells priority=0 boundary=0 ndeps=0
 // LOG-NEXT: spawn name=- priority=0 boundary=0 ndeps=1 out
 // LOG-NEXT: spawn name=- priority=0 boundary=0 ndeps=0
+// REAL: 4 out 3 5
+// REAL-NEXT: 4 sums 15 5 5
+// REAL-NOT: {{.}}

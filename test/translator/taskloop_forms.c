@@ -8,7 +8,9 @@
 // The program's result does not depend on how the iterations are split or
 // in which order the chunks run: the translation on the stand-in runtime
 // (chunks last first) prints what the program compiled without translation
-// prints (pragmas ignored: ordinary loops).
+// prints (pragmas ignored: ordinary loops); so does the program built with
+// tucanacc on the real runtime, four subranks on two workers, three tasks
+// per taskloop by default (each subrank prints every line once).
 //
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
 // RUN: FileCheck %s --input-file=%t.c --match-full-lines -DFILE=%s
@@ -19,6 +21,8 @@
 // RUN: FileCheck %s --check-prefix=LOG --input-file=%t.log --match-full-lines
 // RUN: %cc -Wno-unknown-pragmas %s -o %t.plain
 // RUN: %t.plain | FileCheck %s --check-prefix=OUT --match-full-lines
+// RUN: %tucanacc %s -o %t.exe
+// RUN: %tucana-run -np 1 --workers 2 --vf 2 --tasks 3 %t.exe | env LC_ALL=C sort | uniq -c | FileCheck %s --check-prefix=REAL --match-full-lines
 
 #include <stdio.h>
 #include <string.h>
@@ -167,3 +171,17 @@ int main(void) {
 // LOG-NEXT: taskloop n=4 chunks=3 name=- priority=0 boundary=0 ndeps=0
 // LOG-NEXT: taskloop n=3 chunks=2 name=- priority=0 boundary=0 ndeps=0
 // LOG-NEXT: taskloop n=0 chunks=0 name=- priority=0 boundary=0 ndeps=0
+
+// REAL: 4 != ++: 2 3 4 5 6 7 8
+// REAL-NEXT: 4 != --: -1 0 1 2 3 4 5 6 7 8 9
+// REAL-NEXT: 4 ++i <=: 1 2 3 4 5 6 7 8 9
+// REAL-NEXT: 4 += 3 <: 0 3 6 9
+// REAL-NEXT: 4 --i >=: -3 -2 -1 0 1 2 3 4 5 6 7 8 9
+// REAL-NEXT: 4 -= 4 >=: -10 -6 -2 2 6 10
+// REAL-NEXT: 4 10 > k, k = 2 + k: 3 5 7 9
+// REAL-NEXT: 4 i = i + 2: -5 -3 -1 1 3 5 7
+// REAL-NEXT: 4 i++ <: 0 1 2 3 4 6 7 8
+// REAL-NEXT: 4 i-- >: 1 2 3 4 5 6 7 8 9
+// REAL-NEXT: 4 none:
+// REAL-NEXT: 4 unsigned u = u - 3: 4 7 10
+// REAL-NOT: {{.}}
