@@ -124,8 +124,7 @@ class TaskFlow : public RecursiveASTVisitor<TaskFlow> {
 class CaptureFinder : public RecursiveASTVisitor<CaptureFinder> {
  public:
   CaptureFinder(ASTContext& ctx, unsigned begin, unsigned end, const VarDecl* loop_var)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(ctx.getDiagnostics()), begin_(begin), end_(end),
-        loop_var_(loop_var) {}
+      : sm_(ctx.getSourceManager()), diags_(ctx.getDiagnostics()), begin_(begin), end_(end), loop_var_(loop_var) {}
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     const ValueDecl* d = e->getDecl();
@@ -174,7 +173,6 @@ class CaptureFinder : public RecursiveASTVisitor<CaptureFinder> {
     if (reported_.insert(d).second) report(diags_, use, Diag::TaskLocalDecl) << d->getName();
     return true;
   }
-  ASTContext& ctx_;
   SourceManager& sm_;
   DiagnosticsEngine& diags_;
   unsigned begin_, end_;
