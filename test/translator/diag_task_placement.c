@@ -2,7 +2,7 @@
 // before a statement (taskloop: a for loop); taskwait in place of a
 // statement, but not as the body of an if or a loop (it would take that
 // statement's place); a superblock is not a task's statement (it may be in
-// one, inside a { } block). A task pragma in an included file is not translated
+// one, inside a { } block); a statement takes one task pragma. A task pragma in an included file is not translated
 // (only the source file given is rewritten): an error, as for superblocks.
 //
 // RUN: rm -f %t.out
@@ -32,6 +32,10 @@ int f(int n, int *a) {
     a[1] = 0;
 #pragma tucana taskwait
   }
+#pragma tucana task
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: statement has two task pragmas ('task' and 'taskloop')
+#pragma tucana taskloop
+  for (int i = 0; i < n; i++) a[i] = i;
 #pragma tucana task
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: a superblock cannot be the statement of '#pragma tucana task'; put the superblock inside a { } block
 #pragma tucana superblock

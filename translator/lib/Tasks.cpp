@@ -237,6 +237,7 @@ TaskPlan Analyzer::run() {
   FunctionBodies bodies(sm_);
   bodies.TraverseDecl(ctx_.getTranslationUnitDecl());
   std::set<FileID> reported_files;
+  std::map<const Stmt*, const Annotation*> taken;  // statements with a task pragma
   int tasks = 0, loops = 0;
   for (const Annotation& a : annotations_) {
     if (!a.is_task()) continue;
@@ -283,6 +284,11 @@ TaskPlan Analyzer::run() {
     }
     if (!s) {
       report(diags_, a.hash_loc, Diag::PragmaNotBeforeStatement) << a.spelling << a.keyword();
+      continue;
+    }
+    const Stmt* key = unwrap_attributes(s);
+    if (auto [it, fresh] = taken.emplace(key, &a); !fresh) {
+      report(diags_, a.hash_loc, Diag::TaskTwoPragmas) << it->second->keyword() << a.keyword();
       continue;
     }
     Task t;
