@@ -1,8 +1,8 @@
 // Where the task pragmas may stand: in a function body; task and taskloop
 // before a statement (taskloop: a for loop); taskwait in place of a
 // statement, but not as the body of an if or a loop (it would take that
-// statement's place); a superblock is not a task's statement (it may be in
-// one, inside a { } block); a statement takes one task pragma. A task pragma in an included file is not translated
+// statement's place); a superblock is neither a task's statement nor in one
+// (it cannot run in a task); a statement takes one task pragma. A task pragma in an included file is not translated
 // (only the source file given is rewritten): an error, as for superblocks.
 //
 // RUN: rm -f %t.out
@@ -37,11 +37,20 @@ int f(int n, int *a) {
 #pragma tucana taskloop
   for (int i = 0; i < n; i++) a[i] = i;
 #pragma tucana task
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: a superblock cannot be the statement of '#pragma tucana task'; put the superblock inside a { } block
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: a superblock cannot be the statement of '#pragma tucana task' (a superblock cannot run in a task)
 #pragma tucana superblock
   for (int it = 0; it < n; it++) {
 #pragma tucana region(only)
     a[it] = it;
+  }
+#pragma tucana task
+  {
+    // CHECK-DAG: [[FILE]]:[[@LINE+1]]:1: error: '#pragma tucana superblock' inside a task: a superblock cannot run in a task; move it out of the task's statement
+#pragma tucana superblock
+    for (int it = 0; it < n; it++) {
+#pragma tucana region(only)
+      a[it] = it;
+    }
   }
   return n;
 }

@@ -458,13 +458,20 @@ bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
     return false;
   }
   t.stmt = stmt;
-  // A superblock pragma between the task pragma and its statement: the
-  // superblock's closing glue would stay behind when the loop moves.
+  // A superblock cannot run in a task (the runtime refuses it,
+  // docs/tasks.md): one in the statement is an error here already, and one
+  // between the pragma and its statement would leave its glue behind.
+  unsigned stmt_begin = offset(stmt->getBeginLoc()), stmt_end = statement_end_offset(sm_, lo_, stmt);
   for (const Annotation& other : annotations_) {
-    if (other.kind != AnnotationKind::Superblock || !sm_.isInMainFile(other.hash_loc)) continue;
+    bool superblock = other.kind == AnnotationKind::Superblock || (other.spelling == "mate" && other.is_region());
+    if (!superblock || other.broken || !sm_.isInMainFile(other.hash_loc)) continue;
     unsigned at = offset(other.hash_loc);
-    if (at > offset(a.hash_loc) && at < offset(stmt->getBeginLoc())) {
+    if (at > offset(a.hash_loc) && at < stmt_begin) {
       report(diags_, other.hash_loc, Diag::TaskOnSuperblock) << a.spelling << a.keyword();
+      return false;
+    }
+    if (at > stmt_begin && at < stmt_end) {
+      report(diags_, other.hash_loc, Diag::SuperblockInTask) << other.spelling << other.keyword() << a.keyword();
       return false;
     }
   }
