@@ -772,7 +772,7 @@ def plot_matplotlib(out):
         if vfs:
             ax.set_xticks(vfs)
             ax.set_xticklabels([str(v) for v in vfs])
-        ax.set_xlabel("VF (subranks per worker) / tasks per rank (hybrid)")
+        ax.set_xlabel("VF, or tasks per rank (hybrid)")
         ax.set_ylabel("hidden %")
         ax.set_title(prog, fontsize=10)
         if not any_line:
