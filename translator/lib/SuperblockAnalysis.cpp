@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/LeavingFlow.h"
 #include "tucana/translate/MpiCalls.h"
 #include "tucana/translate/StatementText.h"
 
@@ -32,58 +33,15 @@ const Stmt* loop_body(const Stmt* s) {
   return nullptr;
 }
 
-// Finds control flow that would leave a region: return anywhere, break and
-// continue outside loops and switches nested in the region, goto to a label
-// outside it. Lambdas, blocks and local classes are their own functions.
-class ControlFlowVisitor : public RecursiveASTVisitor<ControlFlowVisitor> {
+// Control flow that would leave a region (LeavingFlow).
+class ControlFlowVisitor : public LeavingFlow<ControlFlowVisitor> {
  public:
   ControlFlowVisitor(DiagnosticsEngine& diags, SourceManager& sm, unsigned begin, unsigned end)
-      : diags_(diags), sm_(sm), begin_(begin), end_(end) {}
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }
-  bool TraverseBlockExpr(BlockExpr*) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
-  bool TraverseRecordDecl(RecordDecl*) { return true; }
-  bool TraverseForStmt(ForStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
-  bool TraverseWhileStmt(WhileStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
-  bool TraverseDoStmt(DoStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
-    return nested([&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
-  }
-  bool TraverseSwitchStmt(SwitchStmt* s) {
-    ++switch_depth_;
-    bool r = RecursiveASTVisitor::TraverseSwitchStmt(s);
-    --switch_depth_;
-    return r;
-  }
-  bool VisitReturnStmt(ReturnStmt* s) { return flag(s->getBeginLoc(), "return"); }
-  bool VisitCoreturnStmt(CoreturnStmt* s) { return flag(s->getBeginLoc(), "co_return"); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt* s) { return flag(s->getBeginLoc(), "goto"); }
-  bool VisitGotoStmt(GotoStmt* s) {
-    const LabelStmt* target = s->getLabel()->getStmt();
-    unsigned at = target ? sm_.getFileOffset(sm_.getExpansionLoc(target->getBeginLoc())) : 0;
-    if (!target || at < begin_ || at >= end_) flag(s->getBeginLoc(), "goto");
-    return true;
-  }
-  bool VisitBreakStmt(BreakStmt* s) { return loop_depth_ + switch_depth_ == 0 ? flag(s->getBeginLoc(), "break") : true; }
-  bool VisitContinueStmt(ContinueStmt* s) { return loop_depth_ == 0 ? flag(s->getBeginLoc(), "continue") : true; }
+      : LeavingFlow(sm, begin, end), diags_(diags) {}
+  void leaves(SourceLocation at, const char* keyword) { report(diags_, at, Diag::ControlFlowOut) << keyword; }
 
  private:
-  template <typename F>
-  bool nested(F f) {
-    ++loop_depth_;
-    bool r = f();
-    --loop_depth_;
-    return r;
-  }
-  bool flag(SourceLocation loc, const char* what) {
-    report(diags_, loc, Diag::ControlFlowOut) << what;
-    return true;
-  }
   DiagnosticsEngine& diags_;
-  SourceManager& sm_;
-  unsigned begin_, end_;
-  int loop_depth_ = 0;
-  int switch_depth_ = 0;
 };
 
 // Collects the variables an expression names.

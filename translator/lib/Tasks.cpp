@@ -18,6 +18,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/LeavingFlow.h"
 #include "tucana/translate/StatementText.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
@@ -52,70 +53,27 @@ const NamedDecl* local_decl_in_type(QualType t, int depth = 0) {
   return nullptr;
 }
 
-// Control flow that would leave the task's statement: return anywhere,
-// break and continue outside loops and switches nested in it (a taskloop
-// body's own continue is fine), goto to a label outside it. Lambdas, blocks
-// and local classes are functions of their own.
-class TaskFlow : public RecursiveASTVisitor<TaskFlow> {
+// Control flow that would leave the task's statement (LeavingFlow; a
+// taskloop body's own continue is fine), and case labels of a switch
+// around it.
+class TaskFlow : public LeavingFlow<TaskFlow> {
  public:
   TaskFlow(DiagnosticsEngine& diags, SourceManager& sm, unsigned begin, unsigned end, const char* what, bool loop_body)
-      : diags_(diags), sm_(sm), begin_(begin), end_(end), what_(what), loop_body_(loop_body) {}
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }
-  bool TraverseBlockExpr(BlockExpr*) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
-  bool TraverseRecordDecl(RecordDecl*) { return true; }
-  bool TraverseForStmt(ForStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
-  bool TraverseWhileStmt(WhileStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
-  bool TraverseDoStmt(DoStmt* s) { return nested([&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt* s) {
-    return nested([&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
+      : LeavingFlow(sm, begin, end, /*continue_allowed=*/loop_body), diags_(diags), what_(what) {}
+  void leaves(SourceLocation at, const char* keyword) {
+    report(diags_, at, Diag::TaskControlFlowOut) << keyword << what_;
   }
-  bool TraverseSwitchStmt(SwitchStmt* s) {
-    ++switch_depth_;
-    bool r = RecursiveASTVisitor::TraverseSwitchStmt(s);
-    --switch_depth_;
-    return r;
-  }
-  bool VisitReturnStmt(ReturnStmt* s) { return flag(s->getBeginLoc(), "return"); }
-  bool VisitCoreturnStmt(CoreturnStmt* s) { return flag(s->getBeginLoc(), "co_return"); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt* s) { return flag(s->getBeginLoc(), "goto"); }
-  bool VisitGotoStmt(GotoStmt* s) {
-    const LabelStmt* target = s->getLabel()->getStmt();
-    unsigned at = target ? sm_.getFileOffset(sm_.getExpansionLoc(target->getBeginLoc())) : 0;
-    if (!target || at < begin_ || at >= end_) flag(s->getBeginLoc(), "goto");
-    return true;
-  }
-  bool VisitBreakStmt(BreakStmt* s) { return loop_depth_ + switch_depth_ == 0 ? flag(s->getBeginLoc(), "break") : true; }
   // A case of a switch outside the statement: the jump to it would enter
   // the moved code.
   bool VisitSwitchCase(SwitchCase* s) {
-    if (switch_depth_ == 0)
+    if (switch_depth() == 0)
       report(diags_, s->getBeginLoc(), Diag::TaskCaseOutside) << (isa<CaseStmt>(s) ? "case" : "default") << what_;
     return true;
   }
-  bool VisitContinueStmt(ContinueStmt* s) {
-    return loop_depth_ == 0 && !loop_body_ ? flag(s->getBeginLoc(), "continue") : true;
-  }
 
  private:
-  template <typename F>
-  bool nested(F f) {
-    ++loop_depth_;
-    bool r = f();
-    --loop_depth_;
-    return r;
-  }
-  bool flag(SourceLocation loc, const char* stmt) {
-    report(diags_, loc, Diag::TaskControlFlowOut) << stmt << what_;
-    return true;
-  }
   DiagnosticsEngine& diags_;
-  SourceManager& sm_;
-  unsigned begin_, end_;
   const char* what_;
-  bool loop_body_;
-  int loop_depth_ = 0;
-  int switch_depth_ = 0;
 };
 
 // What a task's statement names from outside it: the variables to capture
