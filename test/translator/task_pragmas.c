@@ -78,7 +78,7 @@ static void run(int n, int *out) {
   // The statement's four lines stay, empty (task_line_numbers.c checks
   // that the next line keeps its number).
   // CHECK: {{^}}  n = -1000;  // after the spawn: the task has its own copy of n
-#pragma tucana task depend(inout: total) depend(in: a[0]) depend(out: out[n - 1]) shared(total) priority(n + 1) boundary name("sum")
+#pragma tucana task depend(inout: total) depends(in: a[0]) depend(out: out[n - 1]) shared(total) priority(n + 1) boundary name("sum")
   {
     total += n + a[0] + a[1] + a[2] + p.a * p.b;
     a[0] = 100;

@@ -162,7 +162,8 @@ bool AnnotationPragmaHandler::parse_task_clauses(clang::Preprocessor& pp, Token&
     llvm::StringRef clause = tok.getIdentifierInfo()->getName();
     bool task_clause = clause == "shared" || clause == "priority" || clause == "boundary" || clause == "name";
     bool known = a.kind != AnnotationKind::Taskwait &&
-                 (task_clause || (!loop && clause == "depend") || (loop && (clause == "num_tasks" || clause == "grainsize")));
+                 (task_clause || (!loop && (clause == "depend" || clause == "depends")) ||
+                  (loop && (clause == "num_tasks" || clause == "grainsize")));
     if (!known) {
       report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << a.keyword() << expected;
       return false;
@@ -184,7 +185,7 @@ bool AnnotationPragmaHandler::parse_task_clauses(clang::Preprocessor& pp, Token&
     }
     pp.Lex(tok);
     bool ok = true;
-    if (clause == "depend") {
+    if (clause == "depend" || clause == "depends") {  // (OpenMP's spelling, or the regions')
       ok = parse_task_depend(pp, tok, a);
     } else if (clause == "shared") {
       a.has_shared = true;
