@@ -48,6 +48,16 @@ bool Config::from_environment(Config* out, std::string* error) {
   int steal = 1;
   if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
   c.steal = steal != 0;
+  if (const char* v = std::getenv("TUCANA_BOUNDARY"); v && *v) {
+    std::string b(v);
+    if (b == "first") c.boundary_order = BoundaryOrder::kFirst;
+    else if (b == "off") c.boundary_order = BoundaryOrder::kOff;
+    else if (b == "center") c.boundary_order = BoundaryOrder::kCenter;
+    else {
+      *error = "TUCANA_BOUNDARY=" + b + ": expected 'first', 'off' or 'center'";
+      return false;
+    }
+  }
   if (const char* v = std::getenv("TUCANA_POLICY"); v && *v) {
     std::string p(v);
     if (p == "priority") c.priority_policy = true;

@@ -22,6 +22,12 @@ struct Config {
   // highest superblock region priority first, FIFO among equals) or "fifo"
   // (the order subranks became ready, priorities ignored).
   bool priority_policy = true;
+  // TUCANA_BOUNDARY: among ready subranks of equal priority, those that
+  // exchange messages with other processes (learnt from their
+  // point-to-point calls) run "first" (default), "off" (no preference) or
+  // "center" (last: the slides' center-first control).
+  enum class BoundaryOrder { kFirst, kOff, kCenter };
+  BoundaryOrder boundary_order = BoundaryOrder::kFirst;
   // TUCANA_SCHED_SEED: a non-negative integer turns on seeded random
   // schedules (sched::SchedulerConfig::randomized), for testing; a failing
   // run is reproduced by its seed.

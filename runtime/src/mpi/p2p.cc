@@ -106,6 +106,7 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
 Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kind kind, const void* buf,
                  const P2PArgs& a, int peer, int tag, TMPI_Comm comm, TMPI_Datatype type) {
   init_request(r, me, kind, const_cast<void*>(buf), a.bytes, a.world_peer, tag, a.comm.p2p_ctx);
+  note_p2p_peer(me, a.world_peer);
   if (a.map && !a.map->contiguous() && a.bytes > 0) {
     // Only contiguous bytes travel: the subrank packs (here, for a send, so
     // that the buffer may be reused as MPI says) and unpacks (after the
@@ -272,7 +273,6 @@ void init_request(Request* r, Subrank* me, comm::Operation::Kind kind, void* buf
   r->owner = me->world;
   r->peer = world_peer;
   r->tag = tag;
-  tasks::note_peer(world_peer);  // a task that talks to another process is a boundary task
   r->buf = buf;
   r->bytes = bytes;
   r->on_complete = &on_complete;

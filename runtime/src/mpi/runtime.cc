@@ -24,6 +24,23 @@ Subrank* current_subrank() {
   return f ? static_cast<Subrank*>(f->user) : nullptr;
 }
 
+void note_p2p_peer(Subrank* me, int peer) {
+  if (peer < 0) return;  // MPI_ANY_SOURCE, MPI_PROC_NULL
+  if (me->talks_remote && !tasks::current_task()) return;
+  Runtime& rt = Runtime::get();
+  if (rt.layout.is_local(peer)) return;
+  if (tasks::Task* t = tasks::current_task()) {
+    t->remote = true;
+    return;
+  }
+  fiber::Fiber* f = sched::Scheduler::current_fiber();
+  if (f != me->fiber) return;  // a helper fiber
+  me->talks_remote = true;
+  // Outside superblocks its priority is the base one; a superblock sets
+  // it at its next region.
+  if (me->superblocks.empty()) f->priority = ready_priority(*me, 0);
+}
+
 namespace {
 
 // True when worker threads outnumber the cores they may run on: a process
@@ -223,6 +240,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->fiber->user = s.get();
     s->fiber->globals_delta = s->priv_delta;  // (no worker runs yet: Scheduler::run below)
     s->fiber->trace_id = s->world;
+    s->fiber->priority = ready_priority(*s, 0);  // (center: the non-boundary ones first)
     rt.subranks.push_back(std::move(s));
   }
   std::atexit(&on_process_exit);

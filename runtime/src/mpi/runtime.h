@@ -66,6 +66,9 @@ struct Subrank {
   int last_used_code_attr = 0;
   int mpi_t_initialized = 0;  // MPI_T_init_thread minus MPI_T_finalize (mpi/tools.cc)
   bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
+  // It has sent or received a point-to-point message of another process
+  // (written by its own fiber): a boundary subrank (ready_priority).
+  bool talks_remote = false;
   BlockedIn blocked;   // valid while blocked.call != nullptr
   Handles handles;   // communicators and groups
   // MPI_Buffer_attach's buffer, and how much of it buffered sends in flight
@@ -154,5 +157,27 @@ class Runtime {
 
 // The subrank running on the calling thread, or null outside any subrank.
 Subrank* current_subrank();
+
+// The scheduling priority of subrank `s`'s fiber when what it runs (or
+// waits to run) has priority `priority` (a superblock region's; 0
+// outside superblocks): 2 * priority, plus 1 for the subranks that the
+// boundary order (Config::boundary_order) puts first among equals: the
+// boundary subranks (first), the others (center), none (off). Tasks use the
+// same scale (tasks/task.h).
+inline int ready_priority(const Subrank& s, int priority) {
+  int bonus = 0;
+  switch (Runtime::get().config.boundary_order) {
+    case Config::BoundaryOrder::kFirst: bonus = s.talks_remote ? 1 : 0; break;
+    case Config::BoundaryOrder::kCenter: bonus = s.talks_remote ? 0 : 1; break;
+    case Config::BoundaryOrder::kOff: break;
+  }
+  return 2 * priority + bonus;
+}
+
+// A point-to-point request of the calling fiber of `me` goes to or comes
+// from world rank `peer`: a message of another process makes the calling
+// task a boundary task (tasks/task.h) or, on the subrank's own fiber, the
+// subrank a boundary subrank (from now on). Cheap when nothing changes.
+void note_p2p_peer(Subrank* me, int peer);
 
 }  // namespace tucana::mpi

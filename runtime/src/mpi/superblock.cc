@@ -78,7 +78,7 @@ int tucana_sb_next(tucana_superblock* sb) {
       return -1;
     }
     if (r >= 0) {
-      int priority = run.priority(r);
+      int priority = ready_priority(*me, run.priority(r));
       // A region of higher priority is ready on another subrank of this
       // worker: it goes first.
       if (sched::Scheduler::outranked(priority)) {
@@ -93,7 +93,7 @@ int tucana_sb_next(tucana_superblock* sb) {
     }
     // Nothing to run: give the worker to another subrank until a request
     // of this superblock completes; queued by what it waits to run.
-    self->priority = run.waiting_priority();
+    self->priority = ready_priority(*me, run.waiting_priority());
     park_in(me, run, false);
   }
 }

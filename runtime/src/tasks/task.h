@@ -124,17 +124,6 @@ inline mpi::BlockedIn* blocked_record(mpi::Subrank* me, bool** polling) {
   return nullptr;
 }
 
-// A request of the calling fiber goes to or comes from world rank `peer`:
-// a task that talks to another process is a boundary task (learnt for its
-// counterpart in the next epoch). Cheap when not in a task.
-inline void note_peer(int peer) {
-  fiber::Fiber* f = sched::Scheduler::current_fiber_inline();
-  if (f && f->task && peer >= 0) {
-    auto* t = static_cast<Task*>(f->task);
-    if (!t->remote && !mpi::Runtime::get().layout.is_local(peer)) t->remote = true;
-  }
-}
-
 // Waits (suspending only the calling fiber) until every child of the
 // calling fiber has finished, then frees their records. Called at the end
 // of a task, and for the subrank's own children by MPI_Finalize and when
