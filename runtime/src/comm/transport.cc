@@ -14,24 +14,15 @@
 
 #include <unistd.h>
 
+#include "fiber/keep_errno.h"
+
 namespace tucana::comm {
 
-namespace {
 // The real MPI may set errno (Open MPI's TCP transport leaves EAGAIN), and
 // these calls run on a subrank's fiber (sends, receives) or while one
 // switches away (polls): every public function that calls MPI keeps the
 // caller's errno, which belongs to the subrank (docs/privatization.md).
-class KeepErrno {
- public:
-  KeepErrno() : saved_(errno) {}
-  ~KeepErrno() { errno = saved_; }
-  KeepErrno(const KeepErrno&) = delete;
-  KeepErrno& operator=(const KeepErrno&) = delete;
-
- private:
-  int saved_;
-};
-}  // namespace
+using fiber::KeepErrno;
 
 struct RemoteMessage {
   MPI_Message handle;

@@ -1,6 +1,7 @@
 #include "mpi/output.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include <cstdio>
 #include <iostream>
 #include <streambuf>
+
+#include "fiber/keep_errno.h"
 
 #include "mpi/runtime.h"
 
@@ -19,10 +22,19 @@ namespace {
 bool g_tag = false;
 std::string g_directory;
 
+// Runs on the printing subrank's fiber: keeps its errno. A descriptor the
+// launcher made non-blocking (a pipe that is full) is waited for, not given
+// up on: output is never dropped.
 void write_all(int fd, const char* data, std::size_t n) {
+  fiber::KeepErrno keep;
   while (n > 0) {
     ssize_t w = ::write(fd, data, n);
     if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd p = {fd, POLLOUT, 0};
+      ::poll(&p, 1, 100);
+      continue;
+    }
     if (w <= 0) return;
     data += w;
     n -= static_cast<std::size_t>(w);
