@@ -518,7 +518,7 @@ int TMPI_Buffer_detach(void* buffer_addr, int* size) {
   // MPI: returns when every buffered message has been sent.
   if (me->bsend_used.load() > 0) {
     note_polling(me, BlockedIn{call, "MPI_Bsend", "dest", TMPI_ANY_SOURCE, TMPI_ANY_TAG, TMPI_COMM_WORLD});
-    while (me->bsend_used.load() > 0) sched::Scheduler::yield();
+    while (me->bsend_used.load() > 0) sched::Scheduler::yield_behind_all();
   }
   *static_cast<void**>(buffer_addr) = me->bsend_buffer;
   *size = me->bsend_size;
@@ -601,7 +601,7 @@ int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* sta
   // message it waits for may never be sent.
   if (!*flag) {
     note_polling(me, BlockedIn{call, call, "source", source, tag, comm});
-    sched::Scheduler::yield();
+    sched::Scheduler::yield_behind_all();
   }
   return TMPI_SUCCESS;
 }

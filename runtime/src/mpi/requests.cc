@@ -41,7 +41,7 @@ int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* c
 void unsuccessful_poll(Subrank* me, const char* call, const Request* r) {
   if (r)
     note_polling(me, blocked_on(call, r));
-  sched::Scheduler::yield();
+  sched::Scheduler::yield_behind_all();
 }
 
 // A wait inside a running superblock region (here or in a function it

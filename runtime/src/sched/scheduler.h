@@ -131,6 +131,19 @@ class Scheduler {
   }
   // Contract: called by a running fiber.
   static void yield() { current_worker()->yield(); }
+  // yield(), but queued again behind every ready fiber, whatever its
+  // priority: for a fiber that polls in a loop (MPI_Test, MPI_Iprobe). Two
+  // fibers of a high priority that poll would otherwise take turns for
+  // ever ahead of a lower one that must send them what they wait for.
+  // Contract: called by a running fiber.
+  static void yield_behind_all() {
+    fiber::Fiber* self = current_fiber();
+    const int priority = self->priority;
+    self->priority = kBehindAll;  // (read by the ready queue when it queues self)
+    current_worker()->yield();
+    self->priority = priority;
+  }
+  static constexpr int kBehindAll = -(1 << 30);
   static void park() { current_worker()->park(); }
   // True when a fiber ready on the calling fiber's worker ought to run
   // before it, were its priority `priority` (ReadyPolicy::outranks); the
