@@ -80,12 +80,8 @@ Collective::Collective(const Call& call) : call_(call) {
   // Only the subrank's own fiber or one of its tasks describes what it
   // waits in; a helper fiber running a non-blocking collective does not
   // (the subrank waits on the collective's request).
-  bool* polling = nullptr;
-  BlockedIn* record = tasks::blocked_record(call_.me, &polling);
-  if (record && !record->call) {
-    *record = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
-    marked_ = record;
-  }
+  marked_ = tasks::unmarked_blocked_record(call_.me);
+  if (marked_) *marked_ = BlockedIn{call_.name, call_.name, "source", TMPI_PROC_NULL, 0, call_.comm};
 }
 
 Collective::~Collective() {

@@ -214,9 +214,7 @@ void ContextTurn::wait() {
   // ends (each end wakes every waiter, which checks again).
   if (h_.serving.load(std::memory_order_acquire) == mine_) return;
   Subrank* me = current_subrank();
-  bool* polling = nullptr;
-  BlockedIn* marked = call_ && me ? tasks::blocked_record(me, &polling) : nullptr;
-  if (marked && marked->call) marked = nullptr;
+  BlockedIn* marked = call_ && me ? tasks::unmarked_blocked_record(me) : nullptr;
   if (marked) {
     BlockedIn b;
     b.call = call_;

@@ -322,9 +322,7 @@ void wait_done(Subrank* me, Request* r, const char* call) {
   auto self = reinterpret_cast<std::uintptr_t>(fiber);
   std::uintptr_t expected = Request::kPending;
   if (!r->state.compare_exchange_strong(expected, self) && expected != self) return;  // done meanwhile
-  bool* polling = nullptr;
-  BlockedIn* marked = tasks::blocked_record(me, &polling);
-  if (marked && marked->call) marked = nullptr;
+  BlockedIn* marked = tasks::unmarked_blocked_record(me);
   if (marked) *marked = blocked_on(call, r);
   while (!is_done(r)) sched::Scheduler::park();
   if (marked) marked->call = nullptr;
@@ -620,9 +618,7 @@ int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
   }
   Runtime& rt = Runtime::get();
   comm::ProbeResult found;
-  bool* polling = nullptr;
-  BlockedIn* marked = tasks::blocked_record(me, &polling);
-  if (marked && marked->call) marked = nullptr;
+  BlockedIn* marked = tasks::unmarked_blocked_record(me);
   fiber::Fiber* self = sched::Scheduler::current_fiber();  // the subrank's, or its task's
   for (;;) {
     // Register first, then look: an arrival in between still wakes us.

@@ -106,9 +106,7 @@ void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* c
     registered.push_back(r);
   }
   if (registered.empty()) return;
-  bool* polling = nullptr;
-  BlockedIn* marked = tasks::blocked_record(me, &polling);
-  if (marked && marked->call) marked = nullptr;
+  BlockedIn* marked = tasks::unmarked_blocked_record(me);
   if (marked) *marked = blocked_on(call, first);
   for (;;) {
     bool any = false;

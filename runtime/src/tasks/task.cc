@@ -151,9 +151,7 @@ Scope& scope_of(RankTasks& rt, const Caller& c) TUCANA_REQUIRES(rt.mutex) {
 class WaitMark {
  public:
   WaitMark(Subrank* me, const char* call, const char* note) {
-    bool* polling = nullptr;
-    record_ = blocked_record(me, &polling);
-    if (record_ && record_->call) record_ = nullptr;  // already inside a marked call
+    record_ = unmarked_blocked_record(me);
     if (record_) {
       *record_ = mpi::BlockedIn{};
       record_->call = call;

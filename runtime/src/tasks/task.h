@@ -124,6 +124,16 @@ inline mpi::BlockedIn* blocked_record(mpi::Subrank* me, bool** polling) {
   return nullptr;
 }
 
+// The calling fiber's wait record when no call has marked it yet (a
+// blocking call inside another one, e.g. a wait inside a collective,
+// leaves the outer call's description), or null: the record a blocking
+// call fills before it parks and clears (call = null) after.
+inline mpi::BlockedIn* unmarked_blocked_record(mpi::Subrank* me) {
+  bool* polling = nullptr;
+  mpi::BlockedIn* record = blocked_record(me, &polling);
+  return record && !record->call ? record : nullptr;
+}
+
 // Waits (suspending only the calling fiber) until every child of the
 // calling fiber has finished, then frees their records. Called at the end
 // of a task, and for the subrank's own children by MPI_Finalize and when
