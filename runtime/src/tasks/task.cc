@@ -16,7 +16,7 @@ namespace {
 using mpi::Subrank;
 
 // Who calls: the subrank, the task it runs in (null: the subrank's own
-// code), and that caller's scope of children.
+// code), and the calling fiber.
 struct Caller {
   Subrank* me;
   Task* task;
