@@ -58,6 +58,16 @@ bool Config::from_environment(Config* out, std::string* error) {
       return false;
     }
   }
+  if (const char* v = std::getenv("TUCANA_PROGRESS"); v && *v) {
+    std::string m(v);
+    if (m == "any") c.progress = ProgressMode::kAny;
+    else if (m == "worker") c.progress = ProgressMode::kWorker;
+    else if (m == "multiple") c.progress = ProgressMode::kMultiple;
+    else {
+      *error = "TUCANA_PROGRESS=" + m + ": expected 'any', 'worker' or 'multiple'";
+      return false;
+    }
+  }
   if (const char* v = std::getenv("TUCANA_POLICY"); v && *v) {
     std::string p(v);
     if (p == "priority") c.priority_policy = true;

@@ -28,6 +28,14 @@ struct Config {
   // "center" (last: the slides' center-first control).
   enum class BoundaryOrder { kFirst, kOff, kCenter };
   BoundaryOrder boundary_order = BoundaryOrder::kFirst;
+  // TUCANA_PROGRESS: who calls the real MPI with several workers
+  // (comm::Progress, docs/runtime.md "Progress engine"): "any" idle worker
+  // polls and senders post at once (MPI_THREAD_SERIALIZED, the default),
+  // "worker": only worker 0, the others hand it their operations
+  // (MPI_THREAD_FUNNELED), "multiple": as any, but senders post without
+  // waiting for the transport lock (MPI_THREAD_MULTIPLE).
+  enum class ProgressMode { kAny, kWorker, kMultiple };
+  ProgressMode progress = ProgressMode::kAny;
   // TUCANA_SCHED_SEED: a non-negative integer turns on seeded random
   // schedules (sched::SchedulerConfig::randomized), for testing; a failing
   // run is reproduced by its seed.

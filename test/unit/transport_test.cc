@@ -2,10 +2,14 @@
 // singleton, one process): it splits the library's own MPI_TAG_UB as
 // comm/tag_encoding.h plans, gives programs at least MPI's 32767, and
 // refuses a layout with too many subranks per process, naming the limit.
+// Initialized as --progress worker with several workers: MPI_THREAD_FUNNELED,
+// and no thread but the initializing one may call MPI through it.
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <climits>
 #include <string>
+#include <thread>
 
 #include "comm/layout.h"
 #include "comm/tag_encoding.h"
@@ -15,6 +19,7 @@ namespace {
 
 using tucana::comm::Layout;
 using tucana::comm::plan_tags;
+using tucana::comm::Progress;
 using tucana::comm::TagPlan;
 using tucana::comm::Transport;
 
@@ -29,8 +34,23 @@ Layout layout(int total, int nprocs, int workers) {
 TEST(TransportWithTheRealMpi, ConfigureSplitsTheLibrarysTagSpace) {
   Transport t;
   std::string error;
-  ASSERT_TRUE(t.init(nullptr, nullptr, /*threads_needed=*/false, &error)) << error;
+  ASSERT_TRUE(t.init(nullptr, nullptr, /*threads_needed=*/true, Progress::kWorker, &error)) << error;
   ASSERT_EQ(t.size(), 1);
+  int level = -1;
+  MPI_Query_thread(&level);
+  EXPECT_EQ(level, MPI_THREAD_FUNNELED);  // not SERIALIZED, as --progress any asks with several workers
+  EXPECT_EQ(t.progress(), Progress::kWorker);
+  EXPECT_TRUE(t.may_call_mpi());
+  bool other_may = true, other_started = true;
+  std::thread other([&] {
+    other_may = t.may_call_mpi();
+    const long long in[Transport::kAgreementValues] = {1, 1, 0, 0};
+    other_started = t.agreement_start(in);  // refused: it would call MPI_Iallreduce
+    t.poll();                                // does nothing there
+  });
+  other.join();
+  EXPECT_FALSE(other_may);
+  EXPECT_FALSE(other_started);
 
   // 2 processes of 2 x 128 subranks: 8 bits per local index.
   const Layout too_many = layout(512, 2, 2);

@@ -63,17 +63,39 @@ struct Pending {
 };
 }  // namespace
 
-// Everything here is guarded by the transport lock (Transport::mutex_,
-// through impl_'s annotation).
-struct Transport::Impl {
-  // Real communicators: the messages (context id >> C chooses one), and
-  // the acknowledgements of synchronous ones.
+// Real communicators: the messages (context id >> C chooses one), and
+// the acknowledgements of synchronous ones. Written by configure() and
+// finalize() only (Transport::comms_).
+struct RealComms {
   std::vector<MPI_Comm> data;
   MPI_Comm acks = MPI_COMM_NULL;
   // 0, 1, 2, ...: the payload of an acknowledgement names the real
   // communicator of the message it acknowledges (never written after
   // configure(), so pending sends may point into it).
   std::vector<int> comm_index;
+};
+
+// An operation another thread handed to the communication thread
+// (Progress::kWorker), with the arguments of its post_*_locked call.
+struct Transport::Queued {
+  enum class Kind : unsigned char { kSend, kReceive, kAck };
+  explicit Queued(Kind k) : kind(k) {}
+  Kind kind;
+  bool synchronous = false;
+  const void* buf = nullptr;  // send: the data; receive: the buffer
+  std::size_t bytes = 0;      // send: length; receive: capacity
+  int dst_proc = 0;
+  int real_tag = 0;
+  int comm = 0;
+  Completion* done = nullptr;
+  RemoteMessage* message = nullptr;
+  SyncAck ack;
+  Queued* next = nullptr;
+};
+
+// Everything here is guarded by the transport lock (Transport::mutex_,
+// through impl_'s annotation).
+struct Transport::Impl {
   // Per real communicator: probes in a row that found nothing. One that
   // has been quiet for kQuietAfter probes is looked at in turn with the
   // other quiet ones, one per poll, so that many communicators alive (and
@@ -92,12 +114,32 @@ struct Transport::Impl {
   bool finalized = false;
 };
 
-Transport::Transport() : impl_(std::make_unique<Impl>()) {}
+Transport::Transport() : impl_(std::make_unique<Impl>()), comms_(std::make_unique<RealComms>()) {}
 Transport::~Transport() = default;
 
-bool Transport::init(int* argc, char*** argv, bool threads_needed, std::string* error) {
+void Transport::assert_mpi_thread() const {
+  assert(may_call_mpi() && "--progress worker: MPI called off the communication thread");
+}
+
+namespace {
+const char* level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+  }
+  return "an unknown thread level";
+}
+}  // namespace
+
+bool Transport::init(int* argc, char*** argv, bool threads_needed, Progress mode, std::string* error) {
+  mode_ = mode;
+  comm_thread_ = pthread_self();
   int provided = 0;
-  int required = threads_needed ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
+  int required = MPI_THREAD_FUNNELED;
+  if (threads_needed && mode == Progress::kAny) required = MPI_THREAD_SERIALIZED;
+  if (threads_needed && mode == Progress::kMultiple) required = MPI_THREAD_MULTIPLE;
   MPI_Init_thread(argc, argv, required, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -106,8 +148,12 @@ bool Transport::init(int* argc, char*** argv, bool threads_needed, std::string* 
   MPI_Get_processor_name(name, &len);
   processor_name_.assign(name, static_cast<std::size_t>(len));
   if (provided < required) {
-    *error = "the MPI library provides thread level " + std::to_string(provided) +
-             " but several workers need MPI_THREAD_SERIALIZED (" + std::to_string(required) + ")";
+    const char* who = mode == Progress::kMultiple ? "--progress multiple needs"
+                                                  : "several workers need";
+    *error = std::string("the MPI library provides thread level ") + level_name(provided) + " (" +
+             std::to_string(provided) + ") but " + who + " " + level_name(required) + " (" +
+             std::to_string(required) + ")";
+    if (mode == Progress::kMultiple) *error += "; use --progress any or worker with this library";
     return false;
   }
   return true;
@@ -129,15 +175,15 @@ bool Transport::configure(const Layout& layout, std::string* error) {
     sync::MutexLock lock(mutex_);  // (no other thread runs yet; for the analysis)
     // Enough real communicators for kMaxRemoteContexts ids, within reason.
     data_comms_ = std::max(1, std::min(kMaxDataComms, kMaxRemoteContexts >> context_bits_));
-    impl_->data.assign(static_cast<std::size_t>(data_comms_), MPI_COMM_NULL);
-    for (MPI_Comm& c : impl_->data) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    comms_->data.assign(static_cast<std::size_t>(data_comms_), MPI_COMM_NULL);
+    for (MPI_Comm& c : comms_->data) MPI_Comm_dup(MPI_COMM_WORLD, &c);
     users_.reset(new std::atomic<int>[static_cast<std::size_t>(data_comms_)]);
     for (int k = 0; k < data_comms_; ++k) {
       users_[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
-      impl_->comm_index.push_back(k);
+      comms_->comm_index.push_back(k);
     }
     impl_->quiet.assign(static_cast<std::size_t>(data_comms_), 0);
-    MPI_Comm_dup(MPI_COMM_WORLD, &impl_->acks);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms_->acks);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
   }
   return true;
@@ -163,12 +209,43 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
     abort(1);
   }
-  sync::MutexLock lock(mutex_);
-  MPI_Request r;
-  if (!synchronous) {
-    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)],
+  if (mode_ == Progress::kWorker && !on_comm_thread()) {
+    auto* q = new Queued(Queued::Kind::kSend);
+    q->synchronous = synchronous;
+    q->buf = buf;
+    q->bytes = bytes;
+    q->dst_proc = dst_proc;
+    q->real_tag = real_tag;
+    q->comm = comm;
+    q->done = done;
+    sent_.fetch_add(1, std::memory_order_relaxed);  // in flight from now on, for the deadlock detector
+    enqueue(q);
+    return;
+  }
+  if (mode_ == Progress::kMultiple && !synchronous) {
+    // MPI_THREAD_MULTIPLE: post without the lock, which only the tracking
+    // needs. (Synchronous sends take the path below: their bookkeeping's
+    // order must be MPI's order of the sends.)
+    MPI_Request r;
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comms_->data[static_cast<std::size_t>(comm)],
               &r);
     sent_.fetch_add(1, std::memory_order_relaxed);
+    track_unlocked(&r, done);
+    return;
+  }
+  sync::MutexLock lock(mutex_);
+  if (mode_ == Progress::kWorker) post_queued_locked();  // what this subrank queued on another worker goes first
+  sent_.fetch_add(1, std::memory_order_relaxed);
+  post_send_locked(buf, bytes, dst_proc, real_tag, comm, synchronous, done);
+}
+
+void Transport::post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int comm,
+                                 bool synchronous, Completion* done) {
+  assert_mpi_thread();
+  MPI_Comm c = comms_->data[static_cast<std::size_t>(comm)];
+  MPI_Request r;
+  if (!synchronous) {
+    MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, c, &r);
     track_locked(&r, done);
     return;
   }
@@ -187,10 +264,71 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
     }
   };
   impl_->sync_sends.push_back(sync);
-  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, impl_->data[static_cast<std::size_t>(comm)],
-            &r);
-  sent_.fetch_add(1, std::memory_order_relaxed);
+  MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, c, &r);
   track_locked(&r, sent);
+}
+
+void Transport::enqueue(Queued* q) {
+  // Counted before it is visible: the communication thread's drain subtracts
+  // it, and a sleeping worker that re-checks in_flight() before it sleeps
+  // sees it (or the wake below finds it asleep).
+  in_flight_.fetch_add(1);
+  if (q->kind == Queued::Kind::kReceive) queued_receives_.fetch_add(1, std::memory_order_relaxed);
+  {
+    sync::MutexLock lock(queue_mutex_);
+    (queue_tail_ ? queue_tail_->next : queue_head_) = q;
+    queue_tail_ = q;
+    queue_nonempty_.store(true, std::memory_order_release);
+  }
+  if (wake_) wake_(wake_arg_);
+}
+
+bool Transport::post_queued_locked() {
+  if (!queue_nonempty_.load(std::memory_order_acquire)) return false;
+  Queued* q;
+  {
+    sync::MutexLock lock(queue_mutex_);
+    q = queue_head_;
+    queue_head_ = queue_tail_ = nullptr;
+    queue_nonempty_.store(false, std::memory_order_relaxed);
+  }
+  bool any = q != nullptr;
+  while (q) {
+    Queued* next = q->next;
+    switch (q->kind) {
+      case Queued::Kind::kSend:
+        post_send_locked(q->buf, q->bytes, q->dst_proc, q->real_tag, q->comm, q->synchronous, q->done);
+        break;
+      case Queued::Kind::kReceive:
+        post_receive_locked(q->message, const_cast<void*>(q->buf), q->bytes, q->done);
+        queued_receives_.fetch_sub(1, std::memory_order_relaxed);  // (counted in receiving_ now)
+        break;
+      case Queued::Kind::kAck:
+        post_ack_locked(q->ack);
+        break;
+    }
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);  // (what is still pending was counted again when tracked)
+    delete q;
+    q = next;
+  }
+  return any;
+}
+
+// MPI_THREAD_MULTIPLE: a request posted without the lock, completed now
+// (without the lock: as a delivery between subranks of one process is) or
+// tracked with it.
+void Transport::track_unlocked(void* request, Completion* done) {
+  MPI_Request& r = *static_cast<MPI_Request*>(request);
+  int flag = 0;
+  MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+  if (flag) {
+    if (done) done->done(done, 0);
+    return;
+  }
+  sync::MutexLock lock(mutex_);
+  impl_->requests.push_back(r);
+  impl_->pending.push_back(Pending{done});
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
 }
 
 // A short send usually completes at once (MPI copies it out): then the
@@ -205,20 +343,42 @@ void Transport::track_locked(void* request, Completion* done) {
   }
   impl_->requests.push_back(r);
   impl_->pending.push_back(Pending{done});
-  in_flight_.store(static_cast<int>(impl_->requests.size()), std::memory_order_relaxed);
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Transport::post_ack_locked(const SyncAck& ack) {
+  assert_mpi_thread();
+  MPI_Request r;
+  MPI_Isend(&comms_->comm_index[static_cast<std::size_t>(ack.comm)], 1, MPI_INT, ack.proc, ack.real_tag,
+            comms_->acks, &r);
+  track_locked(&r, nullptr);
 }
 
 void Transport::acknowledge_in_handler(const SyncAck& ack) {
-  MPI_Request r;
-  MPI_Isend(&impl_->comm_index[static_cast<std::size_t>(ack.comm)], 1, MPI_INT, ack.proc, ack.real_tag, impl_->acks,
-            &r);
   sent_.fetch_add(1, std::memory_order_relaxed);
-  track_locked(&r, nullptr);
+  post_ack_locked(ack);
 }
 
 void Transport::acknowledge(const SyncAck& ack) {
   KeepErrno keep_errno;
+  if (mode_ == Progress::kWorker && !on_comm_thread()) {
+    auto* q = new Queued(Queued::Kind::kAck);
+    q->ack = ack;
+    sent_.fetch_add(1, std::memory_order_relaxed);
+    enqueue(q);
+    return;
+  }
+  if (mode_ == Progress::kMultiple) {
+    // Acknowledgements with one real tag are alike: their order does not matter.
+    MPI_Request r;
+    MPI_Isend(&comms_->comm_index[static_cast<std::size_t>(ack.comm)], 1, MPI_INT, ack.proc, ack.real_tag,
+              comms_->acks, &r);
+    sent_.fetch_add(1, std::memory_order_relaxed);
+    track_unlocked(&r, nullptr);
+    return;
+  }
   sync::MutexLock lock(mutex_);
+  if (mode_ == Progress::kWorker) post_queued_locked();
   acknowledge_in_handler(ack);
 }
 
@@ -231,10 +391,10 @@ bool Transport::poll_acks_locked() {
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.acks, &flag, &st);
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms_->acks, &flag, &st);
     if (!flag) break;
     int comm = -1;
-    MPI_Recv(&comm, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, im.acks, MPI_STATUS_IGNORE);
+    MPI_Recv(&comm, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, comms_->acks, MPI_STATUS_IGNORE);
     received_.fetch_add(1, std::memory_order_relaxed);
     moved = true;
     for (auto it = im.sync_sends.begin(); it != im.sync_sends.end(); ++it) {
@@ -252,23 +412,33 @@ bool Transport::poll_acks_locked() {
   return moved;
 }
 
-void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
-                                    Completion* done) {
-  Pending p{done};
-  p.receive = true;
+namespace {
+// Receives `m` into `buf` (through a temporary when it is longer than
+// `capacity`, described in *p); the request to track. No transport state.
+MPI_Request start_receive(RemoteMessage* m, void* buf, std::size_t capacity, Pending* p) {
+  p->receive = true;
   void* target = buf;
   if (m->bytes > capacity) {  // truncation: receive whole, keep what fits
-    p.temp = std::malloc(m->bytes ? m->bytes : 1);
-    p.user = buf;
-    p.capacity = capacity;
-    target = p.temp;
+    p->temp = std::malloc(m->bytes ? m->bytes : 1);
+    p->user = buf;
+    p->capacity = capacity;
+    target = p->temp;
   }
   MPI_Request r;
   MPI_Imrecv(target, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, &r);
   delete m;
+  return r;
+}
+}  // namespace
+
+void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
+                                    Completion* done) {
+  assert_mpi_thread();
+  Pending p{done};
+  MPI_Request r = start_receive(m, buf, capacity, &p);
   impl_->requests.push_back(r);
   impl_->pending.push_back(p);
-  in_flight_.store(static_cast<int>(impl_->requests.size()), std::memory_order_relaxed);
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
   receiving_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -293,13 +463,34 @@ void* Transport::take_in_handler(RemoteMessage* m) {
 
 void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
   KeepErrno keep_errno;
+  if (mode_ == Progress::kWorker && !on_comm_thread()) {
+    auto* q = new Queued(Queued::Kind::kReceive);
+    q->message = m;
+    q->buf = buf;
+    q->bytes = capacity;
+    q->done = done;
+    enqueue(q);
+    return;
+  }
+  if (mode_ == Progress::kMultiple) {
+    // The message is MPI's already (matched by MPI_Improbe): no order to keep.
+    Pending p{done};
+    MPI_Request r = start_receive(m, buf, capacity, &p);
+    sync::MutexLock lock(mutex_);
+    impl_->requests.push_back(r);
+    impl_->pending.push_back(p);
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    receiving_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   sync::MutexLock lock(mutex_);
+  if (mode_ == Progress::kWorker) post_queued_locked();
   post_receive_locked(m, buf, capacity, done);
 }
 
 bool Transport::poll() {
   KeepErrno keep_errno;
-  if (size_ == 1) return false;
+  if (size_ == 1 || !may_call_mpi()) return false;
   if (!mutex_.try_lock()) return false;
   sync::MutexLock lock(mutex_, std::adopt_lock);
   if (impl_->finalized) return false;
@@ -307,8 +498,10 @@ bool Transport::poll() {
 }
 
 bool Transport::poll_locked() {
-  bool moved = false;
+  assert_mpi_thread();
   Impl& im = *impl_;
+  // 0. what other threads handed to the communication thread (kWorker)
+  bool moved = post_queued_locked();
   // 1. finished sends and receives
   if (!im.requests.empty()) {
     int n = static_cast<int>(im.requests.size());
@@ -338,9 +531,9 @@ bool Transport::poll_locked() {
           ++w;
         }
       }
+      in_flight_.fetch_sub(static_cast<int>(im.requests.size() - w), std::memory_order_relaxed);
       im.requests.resize(w);
       im.pending.resize(w);
-      in_flight_.store(static_cast<int>(w), std::memory_order_relaxed);
       receiving_.store(receiving, std::memory_order_relaxed);
     }
   }
@@ -376,14 +569,13 @@ bool Transport::poll_locked() {
 }
 
 bool Transport::arrivals_locked(int k, int* budget) {
-  Impl& im = *impl_;
   const TagFormat format{subrank_bits_, context_bits_};
   bool found = false;
   for (; *budget > 0; --*budget) {
     int flag = 0;
     MPI_Message msg;
     MPI_Status st;
-    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, im.data[static_cast<std::size_t>(k)], &flag, &msg, &st);
+    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms_->data[static_cast<std::size_t>(k)], &flag, &msg, &st);
     if (!flag) break;
     received_.fetch_add(1, std::memory_order_relaxed);
     found = true;
@@ -406,7 +598,7 @@ bool Transport::arrivals_locked(int k, int* budget) {
 
 bool Transport::agreement_start(const long long in[kAgreementValues]) {
   KeepErrno keep_errno;
-  if (!mutex_.try_lock()) return false;
+  if (!may_call_mpi() || !mutex_.try_lock()) return false;
   sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement == MPI_REQUEST_NULL);
   std::memcpy(impl_->agreement_in, in, sizeof impl_->agreement_in);
@@ -417,7 +609,7 @@ bool Transport::agreement_start(const long long in[kAgreementValues]) {
 
 int Transport::agreement_test(long long out[kAgreementValues]) {
   KeepErrno keep_errno;
-  if (!mutex_.try_lock()) return -1;
+  if (!may_call_mpi() || !mutex_.try_lock()) return -1;
   sync::MutexLock lock(mutex_, std::adopt_lock);
   assert(impl_->agreement != MPI_REQUEST_NULL);
   int flag = 0;
@@ -429,6 +621,7 @@ int Transport::agreement_test(long long out[kAgreementValues]) {
 
 void Transport::gather_text(const std::string& text, std::string* all) {
   KeepErrno keep_errno;
+  assert_mpi_thread();
   sync::MutexLock lock(mutex_);
   int length = static_cast<int>(text.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
@@ -447,10 +640,11 @@ void Transport::gather_text(const std::string& text, std::string* all) {
 void Transport::finalize() {
   {
     sync::MutexLock lock(mutex_);
-    while (size_ > 1 && !impl_->requests.empty()) poll_locked();
-    for (MPI_Comm& c : impl_->data)
+    assert_mpi_thread();
+    while (size_ > 1 && (!impl_->requests.empty() || queue_nonempty_.load())) poll_locked();
+    for (MPI_Comm& c : comms_->data)
       if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-    if (impl_->acks != MPI_COMM_NULL) MPI_Comm_free(&impl_->acks);
+    if (comms_->acks != MPI_COMM_NULL) MPI_Comm_free(&comms_->acks);
     if (impl_->agreement != MPI_REQUEST_NULL) MPI_Cancel(&impl_->agreement);
     if (impl_->detector != MPI_COMM_NULL) MPI_Comm_free(&impl_->detector);
     impl_->finalized = true;

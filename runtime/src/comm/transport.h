@@ -28,14 +28,26 @@
 // layer above, never by MPI's tag matching. MPI's non-overtaking rule between
 // two processes carries over to every pair of subranks.
 //
-// Thread safety: MPI is initialized MPI_THREAD_SERIALIZED; one lock (the
-// "transport" lock, LockLevel::kTransport) guards every MPI call and the
-// state behind impl_, and poll() only try-locks it, so one worker at a time
-// acts as the communicator while the others keep computing. Completions and
-// the arrival handler run under it: they may take only locks of inner
-// levels, and must not block, park or call back into the transport except
-// through the *_in_handler functions (docs/runtime.md, "Locks and their
-// order").
+// Thread safety: one lock (the "transport" lock, LockLevel::kTransport)
+// guards the state behind impl_ and every MPI call that touches it.
+// Completions and the arrival handler run under it: they may take only
+// locks of inner levels, and must not block, park or call back into the
+// transport except through the *_in_handler functions (docs/runtime.md,
+// "Locks and their order"). Who calls MPI is the progress mode (Progress,
+// tucana-run --progress; docs/runtime.md, "Progress engine"):
+//   kAny       MPI_THREAD_SERIALIZED: poll() only try-locks, so whichever
+//              worker is idle acts as the communicator while the others keep
+//              computing; a sending worker takes the lock and posts at once.
+//   kWorker    MPI_THREAD_FUNNELED: only the communication thread (the one
+//              that called init(): worker 0) calls MPI. The other threads
+//              hand their sends, receives and acknowledgements to it through
+//              a queue; it posts them, in order, before anything else it does
+//              under the lock (its next poll, or its own next send).
+//   kMultiple  MPI_THREAD_MULTIPLE: polling as kAny, but a sender posts its
+//              MPI_Isend (and a receiver its MPI_Imrecv) without the lock and
+//              takes it only to track the request; synchronous sends keep
+//              the locked path, whose order their acknowledgements rely on.
+// With one worker every mode calls MPI from one thread, MPI_THREAD_FUNNELED.
 #pragma once
 
 #include <atomic>
@@ -44,6 +56,8 @@
 #include <memory>
 #include <string>
 
+#include <pthread.h>
+
 #include "comm/layout.h"
 #include "comm/tag_encoding.h"
 #include "sync/mutex.h"
@@ -51,6 +65,10 @@
 namespace tucana::comm {
 
 struct RemoteMessage;  // a message found by MPI_Improbe, not yet received
+struct RealComms;      // the real communicators (transport.cc)
+
+// Which threads call MPI (see above; tucana-run --progress).
+enum class Progress { kAny, kWorker, kMultiple };
 
 // Notified once when an operation handed to the transport has finished.
 struct Completion {
@@ -83,9 +101,23 @@ class Transport {
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 
-  // Initializes the real MPI. `threads_needed` asks for MPI_THREAD_SERIALIZED.
-  // Returns false with `error` set when MPI cannot give that.
-  bool init(int* argc, char*** argv, bool threads_needed, std::string* error);
+  // Initializes the real MPI, on the thread that will run worker 0 (the
+  // communication thread of Progress::kWorker). `threads_needed` (several
+  // workers) asks for the thread level `mode` needs: SERIALIZED (kAny),
+  // FUNNELED (kWorker), MULTIPLE (kMultiple); without it FUNNELED. Returns
+  // false with `error` set when MPI cannot give that.
+  bool init(int* argc, char*** argv, bool threads_needed, Progress mode, std::string* error);
+  Progress progress() const { return mode_; }
+  // False on the threads that must not call MPI (Progress::kWorker: every
+  // thread but the communication thread); poll() does nothing there.
+  bool may_call_mpi() const { return mode_ != Progress::kWorker || on_comm_thread(); }
+  // Progress::kWorker: called (with no transport lock held) after another
+  // thread queued work for the communication thread, to wake it if it
+  // sleeps. The queued work also counts in in_flight(), before the call.
+  void set_wake_communicator(void (*wake)(void* arg), void* arg) {
+    wake_ = wake;
+    wake_arg_ = arg;
+  }
   int rank() const { return rank_; }
   int size() const { return size_; }
   const std::string& processor_name() const { return processor_name_; }
@@ -134,7 +166,8 @@ class Transport {
   // Sends `bytes` at `buf` from subrank src_world to dst_world (another
   // process). done->done runs from a later poll() when `buf` may be reused
   // (for a synchronous send: when the receiver has matched it). Any thread
-  // (done->done may also run before send returns, under the lock).
+  // (done->done may also run before send returns, under the lock, or with
+  // Progress::kMultiple without it).
   void send(const void* buf, std::size_t bytes, int src_world, int dst_world, int tag, int ctx,
             bool synchronous, Completion* done) TUCANA_EXCLUDES(mutex_);
   // Receives a message kept from the arrival handler into `buf`. Any thread.
@@ -145,12 +178,14 @@ class Transport {
   void acknowledge(const SyncAck& ack) TUCANA_EXCLUDES(mutex_);
   void acknowledge_in_handler(const SyncAck& ack) TUCANA_REQUIRES(mutex_);
 
-  // The number of operations in flight (a hint, read without the lock).
+  // The number of operations in flight (a hint, read without the lock):
+  // requests MPI has not completed, and work queued for the communication
+  // thread (Progress::kWorker), counted before the queuing thread wakes it.
   const std::atomic<int>& in_flight() const { return in_flight_; }
 
   // --- for the deadlock detector (mpi/deadlock.cc) ---
   // Real messages this process has sent (data and acknowledgements, counted
-  // when posted) and received (counted when MPI hands them over: matched by
+  // when posted, or when queued for the communication thread) and received (counted when MPI hands them over: matched by
   // MPI_Improbe, or an acknowledgement received). Their sums over all
   // processes are equal when no message is in flight anywhere.
   long long messages_sent() const { return sent_.load(std::memory_order_relaxed); }
@@ -158,44 +193,79 @@ class Transport {
   // Receives posted and not complete: they finish by themselves, so while
   // one is pending this process is not stuck. (A pending send may wait for a
   // receiver that never comes, and does not count.)
-  int receives_in_flight() const { return receiving_.load(std::memory_order_relaxed); }
+  int receives_in_flight() const {
+    return receiving_.load(std::memory_order_relaxed) + queued_receives_.load(std::memory_order_relaxed);
+  }
   static constexpr int kAgreementValues = 4;
   // Starts MPI_Iallreduce(SUM) of `in` over every process, on a communicator
   // of its own. Returns false (nothing started) when another thread holds
-  // the lock. Contract: at most one agreement outstanding per process, and
+  // the lock, or on a thread that must not call MPI (may_call_mpi()). Contract: at most one agreement outstanding per process, and
   // every process starts its agreements in the same order.
   bool agreement_start(const long long in[kAgreementValues]) TUCANA_EXCLUDES(mutex_);
   // Tests the outstanding agreement: 1 and `out` filled when it completed, 0
-  // when not yet, -1 when another thread holds the lock.
+  // when not yet, -1 when another thread holds the lock (or on a thread that
+  // must not call MPI).
   int agreement_test(long long out[kAgreementValues]) TUCANA_EXCLUDES(mutex_);
   // Collective over all processes, blocking: process 0 gets every process's
-  // `text` in process order in `all`.
+  // `text` in process order in `all`. Contract: may_call_mpi().
   void gather_text(const std::string& text, std::string* all) TUCANA_EXCLUDES(mutex_);
 
-  // Makes progress if no other thread is doing so: completes finished
-  // operations and hands new arrivals to the handler. True if anything moved.
+  // Makes progress if no other thread is doing so (and this one may call
+  // MPI): posts the work queued for the communication thread, completes
+  // finished operations and hands new arrivals to the handler. True if
+  // anything moved.
   bool poll() TUCANA_EXCLUDES(mutex_);
 
   // Waits for every pending operation, then finalizes MPI. Call once, after
-  // all subranks have finished.
+  // all subranks have finished, on the thread that called init().
   void finalize() TUCANA_EXCLUDES(mutex_);
   [[noreturn]] void abort(int code);
 
  private:
   struct Impl;
+  struct Queued;  // an operation handed to the communication thread
+  bool on_comm_thread() const { return pthread_equal(pthread_self(), comm_thread_) != 0; }
+  // Progress::kWorker: every MPI call is made on the communication thread
+  // (asserted in every build with assertions: the tests').
+  void assert_mpi_thread() const;
   bool poll_locked() TUCANA_REQUIRES(mutex_);
   bool poll_acks_locked() TUCANA_REQUIRES(mutex_);
   // Hands the messages waiting on real communicator `k` to the handler, at
   // most *budget of them (counted down); true if there was one.
   bool arrivals_locked(int k, int* budget) TUCANA_REQUIRES(mutex_);
+  void post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int comm,
+                        bool synchronous, Completion* done) TUCANA_REQUIRES(mutex_);
   void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done)
       TUCANA_REQUIRES(mutex_);
+  void post_ack_locked(const SyncAck& ack) TUCANA_REQUIRES(mutex_);
   // Tracks `r` until it completes, or completes it now if it already has.
   void track_locked(void* request, Completion* done) TUCANA_REQUIRES(mutex_);
+  // Progress::kWorker, off the communication thread: queues `q` for it and
+  // wakes it.
+  void enqueue(Queued* q) TUCANA_EXCLUDES(mutex_, queue_mutex_);
+  // Posts what other threads queued, in their order. True if there was any.
+  bool post_queued_locked() TUCANA_REQUIRES(mutex_) TUCANA_EXCLUDES(queue_mutex_);
+  // Progress::kMultiple: completes `request` now or tracks it under the lock.
+  void track_unlocked(void* request, Completion* done) TUCANA_EXCLUDES(mutex_);
 
   sync::Mutex mutex_{sync::LockLevel::kTransport, "transport"};
   // The MPI state (requests, real communicators, ...): only with mutex_.
   std::unique_ptr<Impl> impl_ TUCANA_PT_GUARDED_BY(mutex_);
+  // The real communicators: made by configure() before any worker runs,
+  // freed by finalize() after they all ended; read without the lock (the
+  // unlocked sends of Progress::kMultiple).
+  std::unique_ptr<RealComms> comms_;
+  Progress mode_ = Progress::kAny;
+  pthread_t comm_thread_{};  // the thread that called init()
+  // Progress::kWorker: work queued by other threads for the communication
+  // thread. A leaf lock: nothing is taken under it (the wake comes after).
+  sync::Mutex queue_mutex_{sync::LockLevel::kLeaf, "transport queue"};
+  Queued* queue_head_ TUCANA_GUARDED_BY(queue_mutex_) = nullptr;
+  Queued* queue_tail_ TUCANA_GUARDED_BY(queue_mutex_) = nullptr;
+  std::atomic<bool> queue_nonempty_{false};
+  std::atomic<int> queued_receives_{0};  // receives among them
+  void (*wake_)(void*) = nullptr;
+  void* wake_arg_ = nullptr;
   // Per real communicator: how many context ids on it the subranks of this
   // process use (0 is always looked at: MPI_COMM_WORLD). Atomic: any thread
   // notes its contexts without the lock (note_context).
@@ -211,7 +281,7 @@ class Transport {
   std::function<void(const Arrival&)> handler_ TUCANA_GUARDED_BY(mutex_);
   const Layout* layout_ = nullptr;
   std::atomic<int> in_flight_{0};
-  std::atomic<long long> sent_{0};      // written under the lock
+  std::atomic<long long> sent_{0};      // any thread (unlocked sends, queued ones)
   std::atomic<long long> received_{0};  // written under the lock
   std::atomic<int> receiving_{0};       // written under the lock
 };

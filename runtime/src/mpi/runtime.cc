@@ -178,7 +178,11 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   }
   install_subrank_output(rt.config.tag_output, rt.config.output_directory);
   install_signal_handlers();
-  if (!rt.transport.init(&argc, &argv, rt.config.workers > 1, &error)) {
+  const comm::Progress progress = rt.config.progress == Config::ProgressMode::kWorker ? comm::Progress::kWorker
+                                  : rt.config.progress == Config::ProgressMode::kMultiple
+                                      ? comm::Progress::kMultiple
+                                      : comm::Progress::kAny;
+  if (!rt.transport.init(&argc, &argv, rt.config.workers > 1, progress, &error)) {
     print_error_once(rt, error);
     rt.transport.abort(1);
   }
@@ -212,11 +216,20 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   if (nprocs > 1) {
     rt.scheduler->set_poll_hook([] {
       Runtime& r = get();
+      if (!r.transport.may_call_mpi()) return false;  // --progress worker, off worker 0
       bool moved = r.transport.poll();
       if (r.detector) r.detector->poll();
       return moved;
     });
     rt.scheduler->set_in_flight_counter(&rt.transport.in_flight());
+    if (progress == comm::Progress::kWorker) {
+      // Only worker 0 (this thread, which initialized MPI) progresses MPI:
+      // it alone polls at every switch and stays awake while anything is in
+      // flight or queued for it; the others are woken only for fibers.
+      for (int w = 1; w < rt.config.workers; ++w) rt.scheduler->worker(w).set_in_flight_counter(nullptr);
+      rt.transport.set_wake_communicator(
+          [](void* s) { static_cast<sched::Scheduler*>(s)->worker(0).wake(); }, rt.scheduler.get());
+    }
   }
   rt.scheduler->set_stall_handler([] { get().report_deadlock(); });
 

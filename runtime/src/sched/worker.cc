@@ -208,7 +208,7 @@ void Worker::idle(unsigned& idle_rounds) {
     cpu_relax();
     return;
   }
-  bool busy = scheduler_.busy();
+  bool busy = this->busy();  // (the process's counter, unless this worker does not progress communication)
   if (!scheduler_.config().oversubscribed) {
     if (busy) {
       cpu_relax();  // messages are in flight: stay responsive
@@ -227,7 +227,7 @@ void Worker::idle(unsigned& idle_rounds) {
   scheduler_.check_stall();
   std::chrono::microseconds nap = kMaxSleep;
   if (busy) nap = kBusyNap;
-  else if (scheduler_.poll_hook_ && scheduler_.claim_watch(index_)) nap = kWatchNap;
+  else if (in_flight_ && scheduler_.poll_hook_ && scheduler_.claim_watch(index_)) nap = kWatchNap;
   sleep_for(nap);
 }
 
@@ -238,8 +238,12 @@ void Worker::sleep_for(std::chrono::microseconds nap) {
   // Re-checked after sleeping_ is set (seq_cst, as make_ready's store of
   // inbox_nonempty_): a fiber handed over before this point is seen here,
   // one handed over after it finds sleeping_ set and notifies. (A thief may
-  // have moved the inbox into the ready queue.)
-  if (!inbox_nonempty_.load() && !has_ready() && !scheduler_.finished())
+  // have moved the inbox into the ready queue.) Likewise communication
+  // that went in flight since the nap was chosen: the transport counts it
+  // (seq_cst) before it wakes the worker (--progress worker queues work for
+  // worker 0 that way).
+  if (!inbox_nonempty_.load() && !has_ready() && !scheduler_.finished() &&
+      !(nap > kBusyNap && in_flight_ && in_flight_->load() > 0))
     sleep_mutex_.wait_for(sleep_cv_, nap);
   scheduler_.sleeping_workers_.fetch_sub(1);
   sleeping_.store(false);

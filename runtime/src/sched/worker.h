@@ -71,7 +71,10 @@ class Worker {
   // Wakes the worker if it sleeps for lack of work. Any thread.
   void wake();
 
-  // Communication in flight (see Scheduler::set_in_flight_counter).
+  // Communication in flight (see Scheduler::set_in_flight_counter). A
+  // worker without the counter does not progress communication: it does
+  // not poll at every switch or keep awake for messages, and is never the
+  // network watcher (--progress worker: every worker but 0).
   void set_in_flight_counter(const std::atomic<int>* counter) { in_flight_ = counter; }
   bool busy() const { return in_flight_ && in_flight_->load(std::memory_order_relaxed) > 0; }
 
