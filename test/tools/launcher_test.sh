@@ -78,6 +78,10 @@ check "helper stack size below the minimum, before launch" expect_fail_with "--h
   "${run[@]}" --dry-run --helper-stack-size 1k ./env
 check "--helper-stack-size reaches the processes" expect_output "TUCANA_HELPER_STACK_SIZE=4M" \
   "${run[@]}" --dry-run --helper-stack-size 4M ./env
+check "--progress reaches the processes" expect_output "TUCANA_PROGRESS=worker" \
+  "${run[@]}" --dry-run --progress worker ./env
+check "a bad --progress, before launch" expect_fail_with "--progress must be 'any', 'worker' or 'multiple'" \
+  "${run[@]}" --dry-run --progress serialized ./env
 check "a negative --sched-seed, before launch" expect_fail_with "--sched-seed must be a non-negative integer" \
   "${run[@]}" --dry-run --sched-seed -3 ./env
 check "--sched-seed reaches the processes" expect_output "TUCANA_SCHED_SEED=42" \
