@@ -640,7 +640,9 @@ void Transport::gather_text(const std::string& text, std::string* all) {
 void Transport::finalize() {
   {
     sync::MutexLock lock(mutex_);
-    assert_mpi_thread();
+    // (Not asserted on the communication thread: an exit() that bypassed
+    // the runtime's may end the process from another thread, and then
+    // finalizes here, as MPI_Abort is called from any thread.)
     while (size_ > 1 && (!impl_->requests.empty() || queue_nonempty_.load())) poll_locked();
     for (MPI_Comm& c : comms_->data)
       if (c != MPI_COMM_NULL) MPI_Comm_free(&c);

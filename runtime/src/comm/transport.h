@@ -217,7 +217,7 @@ class Transport {
   bool poll() TUCANA_EXCLUDES(mutex_);
 
   // Waits for every pending operation, then finalizes MPI. Call once, after
-  // all subranks have finished, on the thread that called init().
+  // all subranks have finished (normally on the thread that called init()).
   void finalize() TUCANA_EXCLUDES(mutex_);
   [[noreturn]] void abort(int code);
 
