@@ -21,6 +21,17 @@
 namespace tucana::regions {
 
 class SuperblockRun;
+struct Instance;
+
+// Work that a request's completion leaves to the subrank that owns the
+// superblock (SuperblockRun::defer): unpacking strided data into the
+// program's buffer, which would otherwise run on the completing worker,
+// perhaps under the transport lock, one message after another.
+struct Deferred {
+  Deferred* next_deferred = nullptr;
+  void (*deliver)(Deferred* self) = nullptr;  // runs on the owner
+  Instance* instance = nullptr;              // counted complete after deliver
+};
 
 // One region's run for one iteration.
 struct Instance {
@@ -67,6 +78,13 @@ class SuperblockRun {
   // A request was posted by `instance` (owner) / has completed (any thread).
   static void request_posted(Instance* instance);
   static void request_completed(Instance* instance);
+  // Any thread, instead of request_completed: leaves d->deliver to the
+  // owner and wakes it; the request counts as complete only once the owner
+  // has run it (deliver_deferred). Contract: d->instance's run is live.
+  static void defer(Deferred* d);
+  // Owner: runs what completions have left, then counts their requests
+  // complete. Called before every look at which instances are done.
+  void deliver_deferred();
 
   // Scheduling priorities of the regions (default 0); `region` -1: all.
   void set_priority(int region, int priority);
@@ -104,6 +122,7 @@ class SuperblockRun {
   int running_ = -1;
   void (*wake_)(void*);
   void* wake_arg_;
+  std::atomic<Deferred*> deferred_{nullptr};  // a stack, pushed by defer()
 };
 
 }  // namespace tucana::regions
