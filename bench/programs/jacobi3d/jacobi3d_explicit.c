@@ -28,7 +28,7 @@
  * also towards MPI_PROC_NULL, as the Original does.
  *
  * Graph (x* is region x of the previous iteration), the slides' five regions
- * with the dependencies of the directional variant (stencil13_annotated.c)
+ * with the dependencies of the directional variant (jacobi3d_directional.c)
  * merged over the directions, so that the two variants differ only in the
  * split per direction: receive depends(unpack*) (its buffers are free once
  * unpacked); pack depends(compute*) (it reads the grid the last compute

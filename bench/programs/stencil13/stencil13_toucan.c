@@ -32,8 +32,8 @@
  * grid and MPI_Irecv receives into its ghost layers directly.  Every face is
  * strided, even in the slab decomposition (DIMS = 1): the rows of an x-y
  * face are separated by the ghost columns; a y face (DIMS >= 2, the subrank
- * layout of run_bench.py) is one run of a row per plane, an x face single
- * values.  Faces towards MPI_PROC_NULL are not read (the Original packs all
+ * layout of run_bench.py) is HALO rows per z plane, an x face HALO values
+ * per row.  Faces towards MPI_PROC_NULL are not read (the Original packs all
  * six).
  *
  * The dependency graph is Toucan's, implicit (see docs/annotations.md):
