@@ -52,7 +52,14 @@ NETNS_RUN = os.path.join(HERE, "netns-run.sh")
 ALL_PROGRAMS = ["jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
 ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized", "hybrid"]
 NATIVE_VARIANTS = ("original", "overlap", "nocomm")
-TUCANA_VARIANTS = ("tucana", "virtualized")   # P processes x V subranks per worker
+# The annotation ablation (issue 15): NAME_toucan.c (Toucan form, derived
+# datatypes), NAME_explicit.c (receive/pack/send/unpack/compute regions),
+# NAME_directional.c (those per direction); run like tucana, not by default,
+# skipped for the programs without the source (GRAPH_SOURCES: another file).
+GRAPH_VARIANTS = ("toucan", "explicit", "directional")
+GRAPH_SOURCES = {("stencil13", "directional"): "stencil13_annotated.c"}
+KNOWN_VARIANTS = ALL_VARIANTS + list(GRAPH_VARIANTS)
+TUCANA_VARIANTS = ("tucana", "virtualized") + GRAPH_VARIANTS  # P processes x V subranks per worker
 HYBRID_VARIANTS = ("hybrid",)                 # P ranks x V tasks per rank
 SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS  # run by tucana-run, swept over V
 
@@ -415,10 +422,12 @@ def variant_binary(prog, variant, opts):
     src = "original" if variant == "nocomm" else variant
     path = (opts.bin_map.get(f"{prog}:{variant}") or opts.bin_map.get(variant)
             or opts.bin_map.get(f"{prog}:{src}") or opts.bin_map.get(src))
-    if not path and variant in HYBRID_VARIANTS and not os.path.isfile(
-            os.path.join(REPO, "bench", "programs", prog, f"{prog}_hybrid.c")):
-        # not an error: only some programs are written with tasks
-        msg = f"{prog}: no hybrid variant (no bench/programs/{prog}/{prog}_hybrid.c); hybrid skipped"
+    source = GRAPH_SOURCES.get((prog, variant), f"{prog}_{variant}.c")
+    if not path and variant in HYBRID_VARIANTS + GRAPH_VARIANTS and not os.path.isfile(
+            os.path.join(REPO, "bench", "programs", prog, source)):
+        # not an error: only some programs are written with tasks, or in
+        # the ablation's forms
+        msg = f"{prog}: no {variant} variant (no bench/programs/{prog}/{source}); {variant} skipped"
         print("note: " + msg, flush=True)
         opts.ctx["notes"].append(msg)
         return None
@@ -694,7 +703,8 @@ def read_plot_data(out):
 
 
 VARIANT_COLORS = {"original": "#7f7f7f", "overlap": "#1f77b4", "nocomm": "#2ca02c",
-                  "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd"}
+                  "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd",
+                  "toucan": "#e377c2", "explicit": "#17becf", "directional": "#bcbd22"}
 
 
 def v_label(variant, vf, sep=" "):
@@ -933,8 +943,8 @@ def parse_args(argv):
     opts.programs_list = split_list(opts.programs)
     opts.variants_list = split_list(opts.variants)
     for v in opts.variants_list:
-        if v not in ALL_VARIANTS:
-            die(f"unknown variant '{v}' (known: {', '.join(ALL_VARIANTS)})")
+        if v not in KNOWN_VARIANTS:
+            die(f"unknown variant '{v}' (known: {', '.join(KNOWN_VARIANTS)})")
     if opts.reps is None:
         opts.reps = 1 if opts.quick else 5
     if opts.np < 1 or opts.vf < 1 or opts.reps < 1:

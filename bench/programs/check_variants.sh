@@ -2,13 +2,16 @@
 # Correctness check of one benchmark program's variants: runs
 #   NAME.original and NAME.overlap   with NATIVE_MPIRUN -np NATIVE_NP
 #   NAME.tucana and NAME.virtualized with TUCANA_RUN -np P --vf VF
+#   NAME.toucan, NAME.explicit,      idem (the annotation ablation's
+#   NAME.directional                 translated variants)
 #   NAME.hybrid                      with TUCANA_RUN -np P --tasks 3 (P ranks), and
 #                                    with TUCANA_RUN -np P --workers 2 --tasks 4
 #                                    (2P ranks, a subrank per worker, whose
 #                                    tasks other workers may steal)
 # (the native and the Tucana variants on the same number of ranks, NATIVE_NP
-# = P * VF, so that programs whose problem depends on the rank count compare
-# too; the hybrid variant exists only for programs whose problem does not)
+# = P * VF, or P * W * VF when TUCANA_RUN is "tucana-run --workers W", so
+# that programs whose problem depends on the rank count compare too; the
+# hybrid variant exists only for programs whose problem does not)
 # and requires of each run exit status 0 and a line "NAME: OK", and of all
 # runs identical "checksum" lines. Prints "check_variants: ok" or
 # "check_variants: FAILED".
@@ -45,7 +48,7 @@ for variant in $variants; do
   exe="$bindir/$name.$variant"
   case $variant in
     original | overlap) runs="native" ;;
-    tucana | virtualized) runs="vf" ;;
+    tucana | virtualized | toucan | explicit | directional) runs="vf" ;;
     hybrid) runs="tasks3 workers2-tasks4" ;;
     *) echo "check_variants: unknown variant '$variant'" >&2; exit 2 ;;
   esac
