@@ -65,12 +65,13 @@ SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS  # run by tucana-run, swept o
 
 # Per-program settings.  args: the problem of a normal run (the timed loop of
 # the original variant takes roughly 0.5-1.5 s on 2 cores at 1gbit); quick: a
-# small problem for --quick; square: the rank count must be a perfect square
-# (Cannon); rank_dependent: the problem itself depends on the rank count, so
-# the P*V-subrank variants solve another instance than the P-rank ones (no
-# checksum comparison across rank counts).  Empty args run the program's
-# defaults.  Override with --args NAME="...".  Every size here must be valid
-# for P and for P*V ranks (divisibility), for each VF of the sweep.
+# small problem for --quick; rank_dependent: the problem itself depends on
+# the rank count, so the P*V-subrank variants solve another instance than the
+# P-rank ones (no checksum comparison across rank counts; none of the
+# programs here since cannon and irregular take global sizes, but a --bin
+# program may).  Empty args run the program's defaults.  Override with
+# --args NAME="...".  Every size here must be valid for P and for P*V ranks
+# (divisibility), for each VF of the sweep.
 PROGRAMS = {
     # Sizes where communication is about half of Original's time at 1 gbit on
     # 2 processes (measured: bench/programs/README.md).
@@ -82,10 +83,15 @@ PROGRAMS = {
     # NX NY NZ ITERATIONS DIMS: two ghost layers
     "stencil13": {"args": "256 256 128 40 1", "quick": "48 48 48 10 1",
                   "virtual_args": "256 256 128 40 2"},
-    # N REPEATS: Q must divide N for Q = sqrt(P) and sqrt(P*V)
-    "cannon": {"args": "2048 1", "quick": "256 1", "square": True},
-    # CELLS HALO ITERATIONS: the partition is a function of the rank count
-    "irregular": {"args": "1500000 150000 30", "quick": "20000 1000 10", "rank_dependent": True},
+    # N REPEATS: any rank count R, a Q x Q block grid (Q = sqrt(R) for a
+    # square R, else the smallest Q with R | Q^2: 2 for 2 and 4 ranks, 4 for
+    # 8 and 16); Q must divide N
+    "cannon": {"args": "2048 1", "quick": "256 1"},
+    # CELLS HALO ITERATIONS PARTS: a global instance (PARTS parts of the mesh
+    # spread over the ranks), at most PARTS ranks; the benchmark size moves
+    # about as much per iteration between 2 ranks (192k values each way) as
+    # the earlier per-rank instance did
+    "irregular": {"args": "3500000 22000 30 16", "quick": "160000 1000 10 16"},
     # NX NY NZ CYCLES DIMS LEVELS: LEVELS fixed so that every rank count runs
     # the same hierarchy
     "multigrid": {"args": "256 256 64 3 1 3", "quick": "32 32 32 2 1 3"},
@@ -113,11 +119,6 @@ def warn(msg):
 
 def split_list(text):
     return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def is_square(n):
-    r = int(math.isqrt(n))
-    return r * r == n
 
 
 def parse_time(stdout):
@@ -197,20 +198,7 @@ def first_line(cmd):
         return ""
 
 
-# -------------------------------------------------------------- the layout
-
-def square_layout(np_, vf):
-    """Cannon: P and P*V perfect squares.  P = --np if it is a square, else
-    the next square (2 -> 4, oversubscribed on 2 cores); V = --vf if P*V is
-    a square (V itself a square), else the largest square <= V."""
-    p = np_
-    while not is_square(p):
-        p += 1
-    v = vf
-    while v > 1 and not is_square(p * v):
-        v -= 1
-    return p, v
-
+# ---------------------------------------------------------------- the runs
 
 class Job:
     """One run: program, variant, np, vf (None for native variants; the tasks
@@ -376,17 +364,6 @@ def make_jobs(opts, ctx):
         # hybrid: V tasks per rank on P ranks, whatever the subrank layout needs
         tasks, tasks_sweep = vf, list(sweep)
         note = ""
-        if info.get("square"):
-            p2, v2 = square_layout(np_, vf)
-            if (p2, v2) != (np_, vf):
-                note = (f"{prog}: the rank count must be a perfect square: -np {np_} --vf {vf} "
-                        f"-> -np {p2} --vf {v2}")
-            np_, vf = p2, v2
-            dropped = [v for v in sweep if not is_square(np_ * v)]
-            sweep = [v for v in sweep if is_square(np_ * v)]
-            if dropped:
-                note += (("; " if note else f"{prog}: ") +
-                         f"VF sweep skips {','.join(map(str, dropped))} (P*V not a square)")
         if info.get("rank_dependent") and any(v in TUCANA_VARIANTS for v in opts.variants_list):
             note += (("; " if note else f"{prog}: ") +
                      "the problem depends on the rank count: tucana/virtualized (P*V subranks) "
