@@ -75,6 +75,11 @@ class SuperblockRun {
   // True when every instance is done (no request of the superblock pending).
   bool all_done() const;
 
+  // True when `region`'s instance of `iteration` is done: it has run and
+  // its requests have completed (iteration < 0: true, as for depends(x*)
+  // in the first iteration).
+  bool instance_done(int region, long iteration) const;
+
   // A request was posted by `instance` (owner) / has completed (any thread).
   static void request_posted(Instance* instance);
   static void request_completed(Instance* instance);
@@ -112,7 +117,6 @@ class SuperblockRun {
     std::deque<std::unique_ptr<Instance>> window;  // instances not yet retired, by iteration
   };
   const Instance* find(int region, long iteration) const;
-  bool instance_done(int region, long iteration) const;
   bool deps_met(int region, const tucana_dependency** blocking) const;
 
   const tucana_superblock_desc* desc_;
