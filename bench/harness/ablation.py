@@ -15,7 +15,7 @@ hidden % per step: the 2017 slides' roadmap figure.
 The steps file (JSON, default bench/harness/ablation_steps.json):
 
     {"steps": [
-      {"label": "Toucan VF 2", "variant": "tucana", "vf": [2],
+      {"label": "Toucan VF 2", "variant": ["toucan", "tucana"], "vf": [2],
        "options": "--boundary off --pack locked"},
       {"label": "best VF", "vf": [2, 4, 8]},
       {"label": "hybrid", "variant": "hybrid", "tasks": [2, 4, 8], "branch": true},
@@ -25,12 +25,15 @@ The steps file (JSON, default bench/harness/ablation_steps.json):
   step's options are the previous step's with its own added, or replacing
   those of the same name; "unset": ["--pack"] drops inherited ones;
 * variant and vf (or tasks) are inherited from the previous step unless the
-  step names them;
+  step names them; a variant may be a list of candidates, of which the
+  first that the program has is used ("variant": ["toucan", "tucana"]: the
+  Toucan form with derived datatypes where the program has one, else the
+  annotated program), and the next steps inherit the one used;
 * a step with "branch": true is measured with what it inherits but the next
   steps build on the step before it (the hybrid bar beside the chain);
 * a step whose variant a program lacks (no bench/programs/P/P_VARIANT.c and
-  no --bin) is skipped for that program, and the next steps build on the
-  step before it.
+  no --bin; for a list, none of its candidates) is skipped for that
+  program, and the next steps build on the step before it.
 
 A step's value is its best median time over its VFs (the table says which VF
 won); hidden % = 100 * (T_original - T) / (T_original - T_nocomm) as in
@@ -104,6 +107,11 @@ def load_steps(path):
         if s["label"] in labels:
             raise ValueError(f"{path}: two steps labelled '{s['label']}'")
         labels.add(s["label"])
+        v = s.get("variant")
+        if v is not None and not (isinstance(v, str) and v or isinstance(v, list) and v
+                                  and all(isinstance(x, str) and x for x in v)):
+            raise ValueError(f"{path}: step '{s['label']}': variant must be a name or a non-empty "
+                             "list of names (candidates, the first that a program has is used)")
         vfs = s.get("vf", s.get("tasks"))
         if vfs is not None and (not isinstance(vfs, list) or not vfs
                                 or not all(isinstance(v, int) and v >= 1 for v in vfs)):
@@ -114,24 +122,37 @@ def load_steps(path):
     return steps
 
 
+def variant_candidates(variant):
+    """A step's variant as its list of candidates ([] when it names none)."""
+    if not variant:
+        return []
+    return [variant] if isinstance(variant, str) else list(variant)
+
+
 def resolve_steps(steps, available):
     """The steps of one program, resolved: variant, VFs and options
     accumulated as the module docstring says.  available(variant) -> '' if
     the program has the variant, else the reason to skip.  Returns a list of
-    {label, variant, vfs, options (dict), branch, base (label of the step it
-    builds on, or None), skipped (reason or '')}."""
+    {label, variant (the candidate used; for a skipped step its candidates
+    joined by '|'), vfs, options (dict), branch, base (label of the step it
+    builds on, or None), skipped (reason or '')}.  A step that names no
+    variant inherits the one the step it builds on used."""
     state = {"variant": None, "vfs": None, "options": {}, "label": None}
     out = []
     for s in steps:
-        variant = s.get("variant") or state["variant"]
-        vfs = s.get("vf", s.get("tasks")) or state["vfs"]
+        cands = variant_candidates(s.get("variant")) or variant_candidates(state["variant"])
+        reasons = [available(v) for v in cands]
+        used = [v for v, why in zip(cands, reasons) if not why]
+        variant = used[0] if used else "|".join(cands)
+        skipped = "" if used else ("; ".join(reasons) or "no variant to inherit")
+        vfs = s.get("vf", s.get("tasks")) or state["vfs"] or []
         opts = dict(state["options"])
         for k in s.get("unset", []):
             opts.pop(k, None)
         for k, v in parse_options(s.get("options", "")):
             opts[k] = v
         r = {"label": s["label"], "variant": variant, "vfs": sorted(set(vfs)), "options": opts,
-             "branch": bool(s.get("branch")), "base": state["label"], "skipped": available(variant)}
+             "branch": bool(s.get("branch")), "base": state["label"], "skipped": skipped}
         out.append(r)
         if not r["skipped"] and not r["branch"]:
             state = {"variant": variant, "vfs": r["vfs"], "options": opts, "label": s["label"]}

@@ -53,6 +53,39 @@ class Steps(unittest.TestCase):
         self.assertEqual(ab.options_text(wc["options"]),
                          "--boundary first --priority-scope process --pack split --wake waker")
 
+    def test_toucan_first_then_inherited(self):
+        # a program with the Toucan form: the first step runs it, and the
+        # steps that name no variant continue with it
+        steps = ab.load_steps(DEFAULT_STEPS)
+        self.assertEqual(steps[0]["variant"], ["toucan", "tucana"])
+        res = by_label(ab.resolve_steps(steps, lambda v: "" if v in ("toucan", "tucana", "explicit")
+                                        else "no " + v))
+        self.assertEqual((res["Toucan VF 2"]["variant"], res["Toucan VF 2"]["skipped"]), ("toucan", ""))
+        for label in ("best VF", "+ boundary first", "+ split packing"):
+            self.assertEqual(res[label]["variant"], "toucan", label)
+        self.assertEqual(res["+ explicit graph"]["variant"], "explicit")
+        self.assertTrue(res["+ directional graph"]["skipped"])
+        self.assertEqual((res["+ wake waker"]["variant"], res["+ wake waker"]["base"]),
+                         ("explicit", "+ explicit graph"))
+
+    def test_candidates(self):
+        steps = [{"label": "a", "variant": ["x", "y", "z"], "vf": [2]},
+                 {"label": "b", "vf": [2, 4]},
+                 {"label": "c", "variant": ["w", "z"]}]
+        # the first candidate, in the step's order, that the program has
+        res = by_label(ab.resolve_steps(steps, lambda v: "" if v in ("z", "y") else "no " + v))
+        self.assertEqual([res[k]["variant"] for k in "abc"], ["y", "y", "z"])
+        self.assertEqual(res["c"]["base"], "b")
+        # none of them: skipped with every reason, and nothing to inherit
+        res = by_label(ab.resolve_steps(steps, lambda v: "no " + v))
+        self.assertEqual((res["a"]["variant"], res["a"]["skipped"]), ("x|y|z", "no x; no y; no z"))
+        self.assertEqual((res["b"]["skipped"], res["b"]["base"]), ("no variant to inherit", None))
+        self.assertEqual(res["c"]["skipped"], "no w; no z")
+        # a skipped candidate list is not built on: c inherits nothing from a
+        res = by_label(ab.resolve_steps(steps, lambda v: "" if v == "w" else "no " + v))
+        self.assertTrue(res["a"]["skipped"] and res["b"]["skipped"])
+        self.assertEqual((res["c"]["variant"], res["c"]["vfs"], res["c"]["base"]), ("w", [], None))
+
     def test_graph_variants_inherited(self):
         steps = ab.load_steps(DEFAULT_STEPS)
         res = by_label(ab.resolve_steps(steps, lambda v: "" if v != "hybrid" else "no hybrid"))
@@ -81,6 +114,14 @@ class Steps(unittest.TestCase):
                 ab.load_steps(f.name)
         finally:
             os.unlink(f.name)
+        for variant in ('[]', '[""]', '["toucan", 2]', '2', '{"a": 1}'):
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                f.write('{"steps": [{"label": "a", "variant": %s, "vf": [2]}]}' % variant)
+            try:
+                with self.assertRaises(ValueError, msg=variant):
+                    ab.load_steps(f.name)
+            finally:
+                os.unlink(f.name)
 
 
 def fake_opts(**kw):
@@ -156,11 +197,23 @@ class DryRun(unittest.TestCase):
                    "--nocomm-lib", "/bin/true", "--out", os.path.join(tmp, "out")]
             for v in ("original", "overlap", "tucana", "virtualized", "hybrid", "explicit", "directional"):
                 cmd += ["--bin", f"{v}=/bin/true"]
+            # the Toucan form under another path, to tell its runs apart
+            toucan = os.path.join(tmp, "toucan")
+            os.symlink("/bin/true", toucan)
+            cmd += ["--bin", f"toucan={toucan}"]
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        runs = [line for line in out.splitlines() if "/bin/true" in line and not line.startswith(" ")]
+        runs = [line for line in out.splitlines()
+                if ("/bin/true" in line or toucan in line) and not line.startswith(" ")]
         # per repetition: 3 native, 3 virtualized and 21 configurations of the
         # steps (Toucan VF 2 shares best VF's VF 2; each later step has 3 VFs)
         self.assertEqual(len(runs), 2 * 9 * 3, out)
+        # toucan: Toucan VF 2 / best VF (3 VFs), boundary first and split packing
+        toucan_runs = [r for r in runs if toucan in r]
+        self.assertEqual(len(toucan_runs), 2 * 3 * 3, out)
+        self.assertEqual(sum("--pack split" in r for r in toucan_runs), 2 * 3)
+        self.assertEqual(sum("--pack locked" in r and "--boundary off" in r for r in toucan_runs), 2 * 3)
+        self.assertIn("Toucan VF 2: toucan VF 2 [", out)
+        self.assertIn("+ split packing: toucan VF 2,4,8", out)
         self.assertEqual(sum("--wake waker" in r for r in runs), 2 * 3)
         self.assertEqual(sum("--tasks" in r for r in runs), 2 * 3)
         self.assertTrue(all("--boundary" not in r for r in runs if r.startswith("mpirun")))
