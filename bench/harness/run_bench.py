@@ -52,18 +52,26 @@ NETNS_RUN = os.path.join(HERE, "netns-run.sh")
 ALL_PROGRAMS = ["jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
 ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized", "hybrid"]
 NATIVE_VARIANTS = ("original", "overlap", "nocomm")
-TUCANA_VARIANTS = ("tucana", "virtualized")   # P processes x V subranks per worker
+# The annotation ablation (issue 15): NAME_toucan.c (Toucan form, derived
+# datatypes), NAME_explicit.c (receive/pack/send/unpack/compute regions),
+# NAME_directional.c (those per direction); run like tucana, not by default,
+# skipped for the programs without the source (GRAPH_SOURCES: another file).
+GRAPH_VARIANTS = ("toucan", "explicit", "directional")
+GRAPH_SOURCES = {("stencil13", "directional"): "stencil13_annotated.c"}
+KNOWN_VARIANTS = ALL_VARIANTS + list(GRAPH_VARIANTS)
+TUCANA_VARIANTS = ("tucana", "virtualized") + GRAPH_VARIANTS  # P processes x V subranks per worker
 HYBRID_VARIANTS = ("hybrid",)                 # P ranks x V tasks per rank
 SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS  # run by tucana-run, swept over V
 
 # Per-program settings.  args: the problem of a normal run (the timed loop of
 # the original variant takes roughly 0.5-1.5 s on 2 cores at 1gbit); quick: a
-# small problem for --quick; square: the rank count must be a perfect square
-# (Cannon); rank_dependent: the problem itself depends on the rank count, so
-# the P*V-subrank variants solve another instance than the P-rank ones (no
-# checksum comparison across rank counts).  Empty args run the program's
-# defaults.  Override with --args NAME="...".  Every size here must be valid
-# for P and for P*V ranks (divisibility), for each VF of the sweep.
+# small problem for --quick; rank_dependent: the problem itself depends on
+# the rank count, so the P*V-subrank variants solve another instance than the
+# P-rank ones (no checksum comparison across rank counts; none of the
+# programs here since cannon and irregular take global sizes, but a --bin
+# program may).  Empty args run the program's defaults.  Override with
+# --args NAME="...".  Every size here must be valid for P and for P*V ranks
+# (divisibility), for each VF of the sweep.
 PROGRAMS = {
     # Sizes where communication is about half of Original's time at 1 gbit on
     # 2 processes (measured: bench/programs/README.md).
@@ -75,10 +83,15 @@ PROGRAMS = {
     # NX NY NZ ITERATIONS DIMS: two ghost layers
     "stencil13": {"args": "256 256 128 40 1", "quick": "48 48 48 10 1",
                   "virtual_args": "256 256 128 40 2"},
-    # N REPEATS: Q must divide N for Q = sqrt(P) and sqrt(P*V)
-    "cannon": {"args": "2048 1", "quick": "256 1", "square": True},
-    # CELLS HALO ITERATIONS: the partition is a function of the rank count
-    "irregular": {"args": "1500000 150000 30", "quick": "20000 1000 10", "rank_dependent": True},
+    # N REPEATS: any rank count R, a Q x Q block grid (Q = sqrt(R) for a
+    # square R, else the smallest Q with R | Q^2: 2 for 2 and 4 ranks, 4 for
+    # 8 and 16); Q must divide N
+    "cannon": {"args": "2048 1", "quick": "256 1"},
+    # CELLS HALO ITERATIONS PARTS: a global instance (PARTS parts of the mesh
+    # spread over the ranks), at most PARTS ranks; the benchmark size moves
+    # about as much per iteration between 2 ranks (192k values each way) as
+    # the earlier per-rank instance did
+    "irregular": {"args": "3500000 22000 30 16", "quick": "160000 1000 10 16"},
     # NX NY NZ CYCLES DIMS LEVELS: LEVELS fixed so that every rank count runs
     # the same hierarchy
     "multigrid": {"args": "256 256 64 3 1 3", "quick": "32 32 32 2 1 3"},
@@ -106,11 +119,6 @@ def warn(msg):
 
 def split_list(text):
     return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def is_square(n):
-    r = int(math.isqrt(n))
-    return r * r == n
 
 
 def parse_time(stdout):
@@ -190,20 +198,7 @@ def first_line(cmd):
         return ""
 
 
-# -------------------------------------------------------------- the layout
-
-def square_layout(np_, vf):
-    """Cannon: P and P*V perfect squares.  P = --np if it is a square, else
-    the next square (2 -> 4, oversubscribed on 2 cores); V = --vf if P*V is
-    a square (V itself a square), else the largest square <= V."""
-    p = np_
-    while not is_square(p):
-        p += 1
-    v = vf
-    while v > 1 and not is_square(p * v):
-        v -= 1
-    return p, v
-
+# ---------------------------------------------------------------- the runs
 
 class Job:
     """One run: program, variant, np, vf (None for native variants; the tasks
@@ -369,17 +364,6 @@ def make_jobs(opts, ctx):
         # hybrid: V tasks per rank on P ranks, whatever the subrank layout needs
         tasks, tasks_sweep = vf, list(sweep)
         note = ""
-        if info.get("square"):
-            p2, v2 = square_layout(np_, vf)
-            if (p2, v2) != (np_, vf):
-                note = (f"{prog}: the rank count must be a perfect square: -np {np_} --vf {vf} "
-                        f"-> -np {p2} --vf {v2}")
-            np_, vf = p2, v2
-            dropped = [v for v in sweep if not is_square(np_ * v)]
-            sweep = [v for v in sweep if is_square(np_ * v)]
-            if dropped:
-                note += (("; " if note else f"{prog}: ") +
-                         f"VF sweep skips {','.join(map(str, dropped))} (P*V not a square)")
         if info.get("rank_dependent") and any(v in TUCANA_VARIANTS for v in opts.variants_list):
             note += (("; " if note else f"{prog}: ") +
                      "the problem depends on the rank count: tucana/virtualized (P*V subranks) "
@@ -415,10 +399,12 @@ def variant_binary(prog, variant, opts):
     src = "original" if variant == "nocomm" else variant
     path = (opts.bin_map.get(f"{prog}:{variant}") or opts.bin_map.get(variant)
             or opts.bin_map.get(f"{prog}:{src}") or opts.bin_map.get(src))
-    if not path and variant in HYBRID_VARIANTS and not os.path.isfile(
-            os.path.join(REPO, "bench", "programs", prog, f"{prog}_hybrid.c")):
-        # not an error: only some programs are written with tasks
-        msg = f"{prog}: no hybrid variant (no bench/programs/{prog}/{prog}_hybrid.c); hybrid skipped"
+    source = GRAPH_SOURCES.get((prog, variant), f"{prog}_{variant}.c")
+    if not path and variant in HYBRID_VARIANTS + GRAPH_VARIANTS and not os.path.isfile(
+            os.path.join(REPO, "bench", "programs", prog, source)):
+        # not an error: only some programs are written with tasks, or in
+        # the ablation's forms
+        msg = f"{prog}: no {variant} variant (no bench/programs/{prog}/{source}); {variant} skipped"
         print("note: " + msg, flush=True)
         opts.ctx["notes"].append(msg)
         return None
@@ -694,7 +680,8 @@ def read_plot_data(out):
 
 
 VARIANT_COLORS = {"original": "#7f7f7f", "overlap": "#1f77b4", "nocomm": "#2ca02c",
-                  "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd"}
+                  "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd",
+                  "toucan": "#e377c2", "explicit": "#17becf", "directional": "#bcbd22"}
 
 
 def v_label(variant, vf, sep=" "):
@@ -933,8 +920,8 @@ def parse_args(argv):
     opts.programs_list = split_list(opts.programs)
     opts.variants_list = split_list(opts.variants)
     for v in opts.variants_list:
-        if v not in ALL_VARIANTS:
-            die(f"unknown variant '{v}' (known: {', '.join(ALL_VARIANTS)})")
+        if v not in KNOWN_VARIANTS:
+            die(f"unknown variant '{v}' (known: {', '.join(KNOWN_VARIANTS)})")
     if opts.reps is None:
         opts.reps = 1 if opts.quick else 5
     if opts.np < 1 or opts.vf < 1 or opts.reps < 1:

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace tucana {
 
@@ -37,6 +38,25 @@ bool read_int(const char* var, int min, int* out, std::string* error) {
   *out = static_cast<int>(x);
   return true;
 }
+
+// A variable whose value is one of `choices` (the first is the default):
+// *out becomes its index. The error lists them as tucana-run does.
+bool read_choice(const char* var, std::initializer_list<const char*> choices, int* out, std::string* error) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return true;
+  int i = 0;
+  std::string expected;
+  for (const char* c : choices) {
+    if (std::string(v) == c) {
+      *out = i;
+      return true;
+    }
+    expected += (i == 0 ? "'" : i + 1 == static_cast<int>(choices.size()) ? " or '" : ", '") + std::string(c) + "'";
+    ++i;
+  }
+  *error = std::string(var) + "=" + v + ": expected " + expected;
+  return false;
+}
 }  // namespace
 
 bool Config::from_environment(Config* out, std::string* error) {
@@ -48,35 +68,20 @@ bool Config::from_environment(Config* out, std::string* error) {
   int steal = 1;
   if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
   c.steal = steal != 0;
-  if (const char* v = std::getenv("TUCANA_BOUNDARY"); v && *v) {
-    std::string b(v);
-    if (b == "first") c.boundary_order = BoundaryOrder::kFirst;
-    else if (b == "off") c.boundary_order = BoundaryOrder::kOff;
-    else if (b == "center") c.boundary_order = BoundaryOrder::kCenter;
-    else {
-      *error = "TUCANA_BOUNDARY=" + b + ": expected 'first', 'off' or 'center'";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_PROGRESS"); v && *v) {
-    std::string m(v);
-    if (m == "any") c.progress = ProgressMode::kAny;
-    else if (m == "worker") c.progress = ProgressMode::kWorker;
-    else if (m == "multiple") c.progress = ProgressMode::kMultiple;
-    else {
-      *error = "TUCANA_PROGRESS=" + m + ": expected 'any', 'worker' or 'multiple'";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_POLICY"); v && *v) {
-    std::string p(v);
-    if (p == "priority") c.priority_policy = true;
-    else if (p == "fifo") c.priority_policy = false;
-    else {
-      *error = "TUCANA_POLICY=" + p + ": expected 'priority' or 'fifo'";
-      return false;
-    }
-  }
+  int boundary = 0, policy = 0, scope = 0, wake = 0, pack = 0;
+  if (!read_choice("TUCANA_BOUNDARY", {"first", "off", "center"}, &boundary, error)) return false;
+  c.boundary_order = boundary == 0 ? BoundaryOrder::kFirst : boundary == 1 ? BoundaryOrder::kOff : BoundaryOrder::kCenter;
+  if (!read_choice("TUCANA_POLICY", {"priority", "fifo"}, &policy, error)) return false;
+  c.priority_policy = policy == 0;
+  if (!read_choice("TUCANA_PRIORITY_SCOPE", {"process", "worker"}, &scope, error)) return false;
+  c.process_wide_priority = scope == 0;
+  if (!read_choice("TUCANA_WAKE", {"home", "waker"}, &wake, error)) return false;
+  c.wake_on_waker = wake == 1;
+  if (!read_choice("TUCANA_PACK", {"split", "locked"}, &pack, error)) return false;
+  c.pack_under_lock = pack == 1;
+  int progress = 0;
+  if (!read_choice("TUCANA_PROGRESS", {"any", "worker", "multiple"}, &progress, error)) return false;
+  c.progress = progress == 0 ? ProgressMode::kAny : progress == 1 ? ProgressMode::kWorker : ProgressMode::kMultiple;
   if (const char* v = std::getenv("TUCANA_STACK_SIZE"); v && *v) {
     if (!parse_size(v, &c.stack_size) || c.stack_size < 16384) {
       *error = std::string("TUCANA_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 8M)";

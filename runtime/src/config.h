@@ -28,6 +28,20 @@ struct Config {
   // "center" (last: the slides' center-first control).
   enum class BoundaryOrder { kFirst, kOff, kCenter };
   BoundaryOrder boundary_order = BoundaryOrder::kFirst;
+  // TUCANA_PRIORITY_SCOPE: "process" (default): a worker runs a ready
+  // subrank of another worker of its process before its own when that one
+  // ranks higher; "worker": each worker ranks only its own ready subranks
+  // (sched::SchedulerConfig::process_wide_priority).
+  bool process_wide_priority = true;
+  // TUCANA_WAKE: "home" (default): a subrank woken by a completed request
+  // is handed to its home worker; "waker": it runs on the worker that
+  // completed the request (sched::SchedulerConfig::wake_on_waker).
+  bool wake_on_waker = false;
+  // TUCANA_PACK: "split" (default): a subrank packs strided data for
+  // another process, and unpacks what it receives, on its own worker
+  // outside the transport lock; "locked": inside it, as an MPI library
+  // with a process-wide lock packs a derived datatype (the control).
+  bool pack_under_lock = false;
   // TUCANA_PROGRESS: who calls the real MPI with several workers
   // (comm::Progress, docs/runtime.md "Progress engine"): "any" idle worker
   // polls and senders post at once (MPI_THREAD_SERIALIZED, the default),

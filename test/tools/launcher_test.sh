@@ -86,6 +86,15 @@ check "a negative --sched-seed, before launch" expect_fail_with "--sched-seed mu
   "${run[@]}" --dry-run --sched-seed -3 ./env
 check "--sched-seed reaches the processes" expect_output "TUCANA_SCHED_SEED=42" \
   "${run[@]}" --dry-run --sched-seed 42 ./env
+for opt in "--priority-scope process:worker:TUCANA_PRIORITY_SCOPE" "--wake home:waker:TUCANA_WAKE" \
+           "--pack split:locked:TUCANA_PACK"; do
+  name=${opt%% *}; rest=${opt#* }; good=${rest%%:*}; rest=${rest#*:}; other=${rest%%:*}; var=${rest#*:}
+  check "$name $other reaches the processes" expect_output "$var=$other" "${run[@]}" --dry-run "$name" "$other" ./env
+  check "a bad $name, before launch" expect_fail_with "$name must be '$good' or '$other' \\(got 'x'\\)" \
+    "${run[@]}" --dry-run "$name" x ./env
+done
+check "a bad TUCANA_PACK stops the program with the variable named" expect_fail_with \
+  "TUCANA_PACK=sideways: expected 'split' or 'locked'" env TUCANA_PACK=sideways ./env
 check "a seeded run gives the program's results" expect_output "size 8" \
   "${run[@]}" -np 2 --workers 2 --vf 2 --sched-seed 7 ./env
 printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >plain.c

@@ -35,6 +35,8 @@ class Harness {
     // Idle workers may run other workers' ready fibers.
     bool steal = true;
     sched::PolicyKind policy = sched::PolicyKind::kPriority;
+    bool process_wide_priority = true;
+    bool wake_on_waker = false;
   };
 
   explicit Harness(const Options& options) : sched_(make_config(options)) {
@@ -94,6 +96,8 @@ class Harness {
     c.stall_timeout_s = o.watchdog_s;
     c.steal = o.steal;
     c.policy = o.policy;
+    c.process_wide_priority = o.process_wide_priority;
+    c.wake_on_waker = o.wake_on_waker;
     return c;
   }
   static void entry(void* arg) { (*static_cast<std::function<void()>*>(arg))(); }

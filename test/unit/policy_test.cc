@@ -240,4 +240,113 @@ TEST(PolicySchedulingTest, ThiefTakesTheFirstReadyFiberUnderRoundRobin) {
   EXPECT_EQ(first_stolen(PolicyKind::kRoundRobin), 0);
 }
 
+// Two workers, both busy. Worker 1 runs `hog`, which keeps it busy until
+// the test ends, with `high` (priority 5) ready behind it. On worker 0,
+// `low` (priority 0) is ready when `a` finishes. Returns which of them
+// worker 0 runs next ("high" or "low"), or "" on a timeout.
+std::string next_after_switch(bool process_wide, PolicyKind kind = PolicyKind::kPriority) {
+  Harness::Options o = Harness::options_for(2, /*steal=*/true);
+  o.policy = kind;
+  o.process_wide_priority = process_wide;
+  Harness h(o);
+  std::atomic<int> first{-1};  // 0: low, 1: high
+  std::atomic<bool> high_ready{false};
+  bool low_go = false, high_go = false;
+  Fiber* low = nullptr;
+  Fiber* high = nullptr;
+  auto record = [&](int who) {
+    int none = -1;
+    first.compare_exchange_strong(none, who);
+  };
+  low = h.spawn(0, [&] {
+    h.park_until([&] { return low_go; });
+    record(0);
+  });
+  h.spawn(0, [&] {  // a
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!high_ready.load() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    low_go = true;
+    Scheduler::unpark(low);  // ready on worker 0, priority 0
+    // Finishes: worker 0 picks its next fiber now.
+  });
+  high = h.spawn(1, [&] {
+    Scheduler::current_fiber()->priority = 5;
+    h.park_until([&] { return high_go; });
+    record(1);
+  });
+  h.spawn(1, [&] {  // hog
+    high_go = true;
+    Scheduler::unpark(high);  // ready on worker 1, behind this fiber
+    high_ready.store(true);
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (first.load() < 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  int f = first.load();
+  return f == 1 ? "high" : f == 0 ? "low" : "";
+}
+
+// Priorities decide among the ready fibers of the whole process: a worker
+// that switches takes a higher-priority fiber ready on another worker
+// before its own.
+TEST(PolicySchedulingTest, ProcessWidePriorityRunsTheHighestReadyFiberOfAnyWorker) {
+  EXPECT_EQ(next_after_switch(/*process_wide=*/true), "high");
+}
+
+TEST(PolicySchedulingTest, WorkerScopedPriorityRunsTheWorkersOwnFiberFirst) {
+  EXPECT_EQ(next_after_switch(/*process_wide=*/false), "low");
+}
+
+TEST(PolicySchedulingTest, RoundRobinIgnoresOtherWorkersPriorities) {
+  EXPECT_EQ(next_after_switch(/*process_wide=*/true, PolicyKind::kRoundRobin), "low");
+}
+
+// A fiber woken by a fiber of another worker is queued on the waker's
+// worker with wake_on_waker, handed to its home worker without. Returns
+// whether the waker's worker then had it ready (Scheduler::outranked: a
+// ready fiber of priority 0 outranks -1), and sets *ran_on to the worker
+// it ran on.
+bool woken_fiber_queued_on_waker(bool on_waker, int* ran_on) {
+  Harness::Options o = Harness::options_for(2, /*steal=*/true);
+  o.wake_on_waker = on_waker;
+  o.process_wide_priority = false;  // outranked() looks at this worker only
+  Harness h(o);
+  bool go = false;
+  std::atomic<int> where{-1};
+  std::atomic<bool> queued_here{false};
+  Fiber* sleeper = h.spawn(0, [&] {
+    h.park_until([&] { return go; });
+    where.store(Scheduler::current_worker()->index());
+  });
+  h.spawn(1, [&] {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (sleeper->park_state.load() != 2 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    go = true;
+    Scheduler::unpark(sleeper);
+    queued_here.store(Scheduler::outranked(-1));
+    Scheduler::yield();  // with wake_on_waker, the sleeper runs here now
+  });
+  h.spawn(0, [&] {  // keeps worker 0 busy until the sleeper has run
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (where.load() < 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  *ran_on = where.load();
+  return queued_here.load();
+}
+
+TEST(PolicySchedulingTest, WokenFiberRunsOnTheWakersWorker) {
+  int ran_on = -1;
+  EXPECT_TRUE(woken_fiber_queued_on_waker(true, &ran_on));
+  EXPECT_EQ(ran_on, 1);
+}
+
+TEST(PolicySchedulingTest, WokenFiberGoesToItsHomeWorkerByDefault) {
+  int ran_on = -1;
+  EXPECT_FALSE(woken_fiber_queued_on_waker(false, &ran_on));
+  EXPECT_GE(ran_on, 0);  // it ran (stolen by worker 1 once idle, or at home)
+}
+
 }  // namespace

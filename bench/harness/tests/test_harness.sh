@@ -33,8 +33,9 @@ h, note = rb.hidden(2.0, 1.5, 2.0, g, g)
 assert h is None and "not faster" in note
 h, note = rb.hidden(2.0, 1.99, 1.95, g, g)
 assert "unreliable" in note
-assert rb.square_layout(2, 4) == (4, 4) and rb.square_layout(4, 8) == (4, 4)
-assert rb.square_layout(1, 4) == (1, 4) and rb.square_layout(9, 2) == (9, 1)
+# every program solves one instance at every rank count (cannon and
+# irregular take global sizes), so none needs a layout of its own
+assert not any(i.get("rank_dependent") or i.get("square") for i in rb.PROGRAMS.values())
 # hybrid: P ranks with V tasks each (tucana-run --tasks V), not P*V subranks
 class O: mpirun = "mpirun"; mpirun_args = ""; tucana_run_args = ""
 ctx = {"ncores": 2, "launcher": "openmpi", "tucana_run": "/b/bin/tucana-run"}
@@ -71,6 +72,24 @@ tpod_dry() {
     [ "$(echo "$out" | grep -c 'tpod\.hybrid 32 32 16 2 0 0 0 1$')" = 2 ]
 }
 check tpod_dry
+
+# 2c. run_bench.py --dry-run: cannon and irregular run the native variants on
+# --np ranks (one per core), and the whole VF sweep
+layout_dry() {
+  out=$($py "$here/run_bench.py" --build "$tmp/nobuild" --dry-run --rate shm --reps 1 \
+        --programs cannon,irregular --variants original,nocomm,tucana --nocomm-lib /bin/true \
+        --bin original=/bin/true --bin tucana=/bin/true --out "$tmp/layout") || return 1
+  for prog in cannon irregular; do
+    args=$(grep -o "\"$prog\": {\"args\": \"[^\"]*" "$here/run_bench.py" | sed 's/.*"//')
+    [ "$(echo "$out" | grep -c -- "^mpirun -np 2 --bind-to core /bin/true $args\$")" = 1 ] || return 1
+    [ "$(echo "$out" | grep -c -- "-np 2 --bind-to core -x LD_PRELOAD=/bin/true /bin/true $args\$")" = 1 ] || return 1
+    for v in 1 2 4 8; do
+      [ "$(echo "$out" | grep -c -- "tucana-run -np 2 --vf $v .*/bin/true $args\$")" = 1 ] || return 1
+    done
+  done
+  ! echo "$out" | grep -q -- "--oversubscribe"
+}
+check layout_dry
 
 # 3. trace_picture.py on a synthetic trace, whole and truncated
 check $py "$here/tests/synthetic_trace.py" "$tmp/syn.json"

@@ -9,29 +9,43 @@
  * then waits and sweeps the boundary rows.  Every row is computed by the
  * same expression as in irregular.c: the results are bit-identical.
  *
- * Usage: irregular [CELLS [HALO [ITERATIONS]]]
- *        (defaults: CELLS = 20000, HALO = 1000, ITERATIONS = 40)
+ * Usage: irregular [CELLS [HALO [ITERATIONS [PARTS]]]]
+ *        (defaults: CELLS = 320000, HALO = 1000, ITERATIONS = 40,
+ *        PARTS = 16)
  *
- * The problem (a function of the rank count P and the arguments only; every
- * rank derives all of it from a fixed hash, no set-up messages):
- *  - rank r owns n_r cells, n_r uniform in [CELLS/2, 3*CELLS/2];
- *  - ranks i != j are neighbours when they are next to each other on the
- *    ring 0 - 1 - ... - P-1 - 0, or when a hash of the pair falls below 2/P
- *    (about two extra neighbours per rank): the graph is symmetric and the
- *    number of neighbours varies from rank to rank;
- *  - neighbours i and j exchange m_ij values each way, m_ij uniform in
- *    [HALO/2, 3*HALO/2]: rank j sends the values of m_ij of its cells,
- *    picked by hash (scattered through its array), and rank i receives them
- *    straight into m_ij ghost slots after its own cells;
- *  - the local operator is a sparse matrix in CSR form over the n_r cells
- *    and the ghosts: row i couples cell i with itself, cells i +- 1 and
- *    i +- W (W = the integer square root of n_r, a 2D-mesh-like band), and
- *    with every ghost whose value came from the cell that i sent in the
- *    same slot (so the coupling across ranks is symmetric); every entry of
- *    row i is 0.9 / (its length);
+ * The problem is a function of the arguments only, not of the rank count:
+ * the unstructured mesh comes in PARTS parts (the pieces a partitioner would
+ * make), and every rank derives all of it from a fixed hash, with no set-up
+ * messages:
+ *  - part a has n_a cells, n_a uniform in [c/2, 3c/2], c = CELLS / PARTS;
+ *  - parts a != b are linked when they are next to each other on the ring
+ *    0 - 1 - ... - PARTS-1 - 0, or when a hash of the pair falls below
+ *    2/PARTS (about two extra links per part): the graph is symmetric and the
+ *    number of links varies from part to part;
+ *  - linked parts a and b couple m_ab cells each way, m_ab uniform in
+ *    [HALO/2, 3*HALO/2]: in slot t (t < m_ab) the cell pick(a, b, t) of a,
+ *    picked by hash (scattered through the part), couples to the cell
+ *    pick(b, a, t) of b, and the other way round;
+ *  - the operator is a sparse matrix: row i of part a couples cell i with
+ *    itself, cells i +- 1 and i +- W of the same part (W = the integer square
+ *    root of n_a, a 2D-mesh-like band), and, in the order of the linked
+ *    parts and of the slots, with every cell of another part that it is
+ *    coupled to; every entry of a row is 0.9 / (its length);
  *  - each iteration computes x_new = A x + b (b_i in [0, 0.1)), starting
  *    from x_i in [0, 1): a sparse matrix-vector sweep whose values stay in
  *    [0, 1].
+ *
+ * Distribution: rank r of P owns the parts [r PARTS / P, (r+1) PARTS / P)
+ * (P <= PARTS), their cells stored one part after the other.  A coupling to
+ * a cell of a part on the same rank reads that cell; one to a part on
+ * another rank reads a ghost slot after the rank's own cells.  Per
+ * neighbour rank and direction one message carries all the coupled values,
+ * in the order (receiving part, sending part, slot) that both sides
+ * enumerate; they arrive straight in the ghost slots (no unpacking).  So
+ * the neighbour counts and message sizes vary from rank to rank (2 ranks:
+ * one neighbour each; 16 ranks of 16 parts: 2 to 6), while the arithmetic
+ * of every row -- its entries, in the same order -- is the same at every
+ * rank count: the results are bit-identical for every P.
  *
  * Variants (same arithmetic for every cell, bit-identical results):
  *   irregular.c            Original: this file.
@@ -40,20 +54,20 @@
  *   irregular_annotated.c  Tucana: this file plus a Toucan-form superblock.
  *
  * Output (rank 0):
- *   irregular ranks <P> cells <total> ghosts <total>
+ *   irregular ranks <P> parts <PARTS> cells <total> ghosts <total>
  *             neighbours <min>..<max> iterations <I>
  *   residual <max |x_new - x| in the last iteration>
  *   time <seconds of the iteration loop, the maximum over the ranks>
  *   checksum <sum of the final x, each value truncated to 2^-32>
  *   check <which self-check ran>
  *   irregular: OK              (or a FAILED line, and exit status 1)
- * The problem depends on P, so the results do too; for one P they are the
- * same for every variant.
+ * The problem does not depend on P, and neither do the residual and the
+ * checksum; the ghosts and neighbours do.
  *
- * Self-check: when (total cells) * ITERATIONS <= 2^26, rank 0 builds every
- * rank's part, repeats the computation serially (copying the halos by hand)
- * and compares the collected x bit for bit; above that, every value must lie
- * in [0, 1].
+ * Self-check: when (total cells) * ITERATIONS <= 2^26, rank 0 builds the
+ * whole problem as one rank, repeats the computation serially and compares
+ * the collected x and the residual bit for bit; above that, every value
+ * must lie in [0, 1].
  */
 #include <math.h>
 #include <mpi.h>
@@ -64,21 +78,24 @@
 #define TAG_HALO 1
 #define TAG_GATHER 2
 #define SERIAL_CHECK_LIMIT (1LL << 26)
+#define MAX_PARTS 4096
 
 typedef unsigned long long u64;
 
 /* The problem: everything else follows from these. */
 typedef struct {
-    int size;  /* ranks */
-    int cells; /* average cells per rank */
-    int halo;  /* average values per neighbour and direction */
+    int parts; /* parts of the mesh */
+    int cells; /* average cells per part */
+    int halo;  /* average values per pair of linked parts and direction */
 } Problem;
 
-/* One rank's part: its cells, its neighbours, its matrix. */
+/* One rank's part of the problem: its cells, its neighbours, its matrix. */
 typedef struct {
-    int rank;
+    int first;     /* its parts: first .. first + nparts */
+    int nparts;
+    int *base;     /* part first + j has cells x[base[j] .. base[j+1]) */
     int ncell;     /* owned cells: x[0 .. ncell) */
-    int nnbr;      /* neighbours */
+    int nnbr;      /* neighbour ranks */
     int *nbr;      /* their ranks, ascending */
     int *count;    /* values exchanged with nbr[k], each way */
     int *offset;   /* first slot of nbr[k]: ghosts x[ncell + offset[k] ...],
@@ -123,106 +140,180 @@ static double unit(u64 h)
     return (double)(h >> 11) * 0x1.0p-53;
 }
 
-static int cells_of(const Problem *pb, int r)
+static int cells_of(const Problem *pb, int a)
 {
-    return pb->cells / 2 + (int)(hash3(1, (u64)r, 0) % (u64)(pb->cells + 1));
+    return pb->cells / 2 + (int)(hash3(1, (u64)a, 0) % (u64)(pb->cells + 1));
 }
 
-static int linked(const Problem *pb, int i, int j)
+static int linked(const Problem *pb, int a, int b)
 {
-    int lo = i < j ? i : j, hi = i < j ? j : i;
-    if (i == j)
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    if (a == b)
         return 0;
-    if (hi - lo == 1 || (lo == 0 && hi == pb->size - 1))
+    if (hi - lo == 1 || (lo == 0 && hi == pb->parts - 1))
         return 1;
-    return hash3(2, (u64)lo, (u64)hi) % (u64)pb->size < 2;
+    return hash3(2, (u64)lo, (u64)hi) % (u64)pb->parts < 2;
 }
 
-static int halo_of(const Problem *pb, int i, int j)
+static int halo_of(const Problem *pb, int a, int b)
 {
-    int lo = i < j ? i : j, hi = i < j ? j : i;
+    int lo = a < b ? a : b, hi = a < b ? b : a;
     return pb->halo / 2 +
            (int)(hash3(3, (u64)lo, (u64)hi) % (u64)(pb->halo + 1));
 }
 
-/* Rank r's part of the problem. */
-static Part build_part(const Problem *pb, int r)
+/* The cell of part a (numbered within a) coupled to part b in slot t. */
+static int pick(const Problem *pb, int a, int b, int t)
+{
+    return (int)(hash3(4, ((u64)a << 32) | (u64)b, (u64)t) %
+                 (u64)cells_of(pb, a));
+}
+
+/* The first part of rank r of size (r = size: the number of parts). */
+static int first_part(const Problem *pb, int r, int size)
+{
+    return (int)((long long)r * pb->parts / size);
+}
+
+/* Rank r's part of the problem, on size ranks. */
+static Part build_part(const Problem *pb, int r, int size)
 {
     Part p;
-    p.rank = r;
-    p.ncell = cells_of(pb, r);
+    int K = pb->parts;
+    p.first = first_part(pb, r, size);
+    p.nparts = first_part(pb, r + 1, size) - p.first;
+    p.base = xmalloc((size_t)(p.nparts + 1) * sizeof(int));
+    p.ncell = 0;
+    for (int j = 0; j < p.nparts; j++) {
+        p.base[j] = p.ncell;
+        p.ncell += cells_of(pb, p.first + j);
+    }
+    p.base[p.nparts] = p.ncell;
+
+    /* Neighbour ranks, and the values exchanged with each. */
+    int *per_rank = xmalloc((size_t)size * sizeof(int));
+    for (int q = 0, b = 0; q < size; q++)
+        for (; b < first_part(pb, q + 1, size); b++)
+            for (int j = 0; j < p.nparts; j++)
+                if (q != r && linked(pb, p.first + j, b))
+                    per_rank[q] += halo_of(pb, p.first + j, b);
     p.nnbr = 0;
-    for (int j = 0; j < pb->size; j++)
-        p.nnbr += linked(pb, r, j);
+    for (int q = 0; q < size; q++)
+        p.nnbr += per_rank[q] > 0;
     p.nbr = xmalloc((size_t)p.nnbr * sizeof(int));
     p.count = xmalloc((size_t)p.nnbr * sizeof(int));
     p.offset = xmalloc((size_t)p.nnbr * sizeof(int));
     p.nghost = 0;
-    for (int j = 0, k = 0; j < pb->size; j++)
-        if (linked(pb, r, j)) {
-            p.nbr[k] = j;
-            p.count[k] = halo_of(pb, r, j);
+    for (int q = 0, k = 0; q < size; q++)
+        if (per_rank[q] > 0) {
+            p.nbr[k] = q;
+            p.count[k] = per_rank[q];
             p.offset[k] = p.nghost;
-            p.nghost += p.count[k];
+            p.nghost += per_rank[q];
             k++;
         }
-    p.send_idx = xmalloc((size_t)p.nghost * sizeof(int));
-    for (int k = 0; k < p.nnbr; k++)
-        for (int t = 0; t < p.count[k]; t++)
-            p.send_idx[p.offset[k] + t] =
-                (int)(hash3(4, ((u64)r << 32) | (u64)p.nbr[k], (u64)t) %
-                      (u64)p.ncell);
 
-    /* Row lengths: the local band, plus one per slot that the cell sends. */
-    int n = p.ncell, w = 1;
-    while ((w + 1) * (w + 1) <= n)
-        w++;
-    p.row_start = xmalloc((size_t)(n + 1) * sizeof(int));
-    int *ghosts_of = xmalloc((size_t)n * sizeof(int));
-    for (int s = 0; s < p.nghost; s++)
-        ghosts_of[p.send_idx[s]]++;
-    int nnz = 0;
-    for (int i = 0; i < n; i++) {
-        p.row_start[i] = nnz;
-        nnz += 1 + (i - 1 >= 0) + (i + 1 < n) + (i - w >= 0) + (i + w < n) +
-               ghosts_of[i];
+    /* Slots, in the order (receiving part, sending part, slot t) of each
+     * neighbour's message: ghost slot of the link (a, b) of an owned part a
+     * to a remote part b (slot_of[j * K + b], -1 when b is local), and the
+     * cells sent (for the message to q, the receiving parts are q's). */
+    int *slot_of = xmalloc((size_t)p.nparts * K * sizeof(int));
+    for (int e = 0; e < p.nparts * K; e++)
+        slot_of[e] = -1;
+    p.send_idx = xmalloc((size_t)p.nghost * sizeof(int));
+    for (int k = 0; k < p.nnbr; k++) {
+        int q = p.nbr[k], s = p.offset[k];
+        int q0 = first_part(pb, q, size), q1 = first_part(pb, q + 1, size);
+        for (int j = 0; j < p.nparts; j++)
+            for (int b = q0; b < q1; b++)
+                if (linked(pb, p.first + j, b)) {
+                    slot_of[j * K + b] = s;
+                    s += halo_of(pb, p.first + j, b);
+                }
+        s = p.offset[k];
+        for (int b = q0; b < q1; b++)
+            for (int j = 0; j < p.nparts; j++)
+                if (linked(pb, b, p.first + j))
+                    for (int t = 0; t < halo_of(pb, b, p.first + j); t++)
+                        p.send_idx[s++] =
+                            p.base[j] + pick(pb, p.first + j, b, t);
     }
-    p.row_start[n] = nnz;
+
+    /* Row lengths: the band within the part, plus one per coupling. */
+    p.row_start = xmalloc((size_t)(p.ncell + 1) * sizeof(int));
+    int *couplings = xmalloc((size_t)p.ncell * sizeof(int));
+    for (int j = 0; j < p.nparts; j++)
+        for (int b = 0; b < K; b++)
+            if (linked(pb, p.first + j, b))
+                for (int t = 0; t < halo_of(pb, p.first + j, b); t++)
+                    couplings[p.base[j] + pick(pb, p.first + j, b, t)]++;
+    int nnz = 0;
+    for (int j = 0; j < p.nparts; j++) {
+        int n = p.base[j + 1] - p.base[j], w = 1;
+        while ((w + 1) * (w + 1) <= n)
+            w++;
+        for (int i = 0; i < n; i++) {
+            p.row_start[p.base[j] + i] = nnz;
+            nnz += 1 + (i - 1 >= 0) + (i + 1 < n) + (i - w >= 0) +
+                   (i + w < n) + couplings[p.base[j] + i];
+        }
+    }
+    p.row_start[p.ncell] = nnz;
     p.col = xmalloc((size_t)nnz * sizeof(int));
     p.val = xmalloc((size_t)nnz * sizeof(double));
-    int *fill = xmalloc((size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        int e = p.row_start[i];
-        if (i - w >= 0)
-            p.col[e++] = i - w;
-        if (i - 1 >= 0)
-            p.col[e++] = i - 1;
-        p.col[e++] = i;
-        if (i + 1 < n)
-            p.col[e++] = i + 1;
-        if (i + w < n)
-            p.col[e++] = i + w;
-        fill[i] = e;
+    int *fill = couplings; /* reused: the next free entry of each row */
+    for (int j = 0; j < p.nparts; j++) {
+        int n = p.base[j + 1] - p.base[j], w = 1, c0 = p.base[j];
+        while ((w + 1) * (w + 1) <= n)
+            w++;
+        for (int i = 0; i < n; i++) {
+            int e = p.row_start[c0 + i];
+            if (i - w >= 0)
+                p.col[e++] = c0 + i - w;
+            if (i - 1 >= 0)
+                p.col[e++] = c0 + i - 1;
+            p.col[e++] = c0 + i;
+            if (i + 1 < n)
+                p.col[e++] = c0 + i + 1;
+            if (i + w < n)
+                p.col[e++] = c0 + i + w;
+            fill[c0 + i] = e;
+        }
     }
-    /* The ghost in slot s holds the value the neighbour sent in its slot s
-     * for this rank; the cell this rank sends in slot s couples to it. */
-    for (int s = 0; s < p.nghost; s++)
-        p.col[fill[p.send_idx[s]]++] = n + s;
-    for (int i = 0; i < n; i++) {
+    /* Couplings in the order (linked part b, slot t): the cell of part a
+     * picked for (a, b, t) reads the cell of b picked for (b, a, t), in x
+     * when b is owned here, else in the ghost slot the value arrives in. */
+    for (int j = 0; j < p.nparts; j++) {
+        int a = p.first + j;
+        for (int b = 0; b < K; b++)
+            if (linked(pb, a, b))
+                for (int t = 0; t < halo_of(pb, a, b); t++) {
+                    int i = p.base[j] + pick(pb, a, b, t);
+                    int local = b >= p.first && b < p.first + p.nparts;
+                    p.col[fill[i]++] =
+                        local ? p.base[b - p.first] + pick(pb, b, a, t)
+                              : p.ncell + slot_of[j * K + b] + t;
+                }
+    }
+    for (int i = 0; i < p.ncell; i++) {
         int len = p.row_start[i + 1] - p.row_start[i];
         for (int e = p.row_start[i]; e < p.row_start[i + 1]; e++)
             p.val[e] = 0.9 / (double)len;
     }
-    p.rhs = xmalloc((size_t)n * sizeof(double));
-    for (int i = 0; i < n; i++)
-        p.rhs[i] = 0.1 * unit(hash3(5, (u64)r, (u64)i));
-    free(fill);
-    free(ghosts_of);
+    p.rhs = xmalloc((size_t)p.ncell * sizeof(double));
+    for (int j = 0; j < p.nparts; j++)
+        for (int i = 0; i < p.base[j + 1] - p.base[j]; i++)
+            p.rhs[p.base[j] + i] =
+                0.1 * unit(hash3(5, (u64)(p.first + j), (u64)i));
+    free(couplings);
+    free(slot_of);
+    free(per_rank);
     return p;
 }
 
 static void free_part(Part *p)
 {
+    free(p->base);
     free(p->nbr);
     free(p->count);
     free(p->offset);
@@ -237,8 +328,9 @@ static void free_part(Part *p)
 static double *initial_x(const Part *p)
 {
     double *x = xmalloc((size_t)(p->ncell + p->nghost) * sizeof(double));
-    for (int i = 0; i < p->ncell; i++)
-        x[i] = unit(hash3(6, (u64)p->rank, (u64)i));
+    for (int j = 0; j < p->nparts; j++)
+        for (int i = 0; i < p->base[j + 1] - p->base[j]; i++)
+            x[p->base[j] + i] = unit(hash3(6, (u64)(p->first + j), (u64)i));
     return x;
 }
 
@@ -315,80 +407,58 @@ static u64 fixed_point(double v)
 }
 
 /*
- * Rank 0's reference: every part computed serially, halos copied by hand.
- * Returns the final x of every rank (xs[r], cells only) and the residual.
+ * Rank 0's reference: the whole problem as one rank, computed serially.
+ * Returns the final x of all cells (part after part) and the residual.
  */
 static double serial_reference(const Problem *pb, int iterations,
-                               double **xs)
+                               double **xout)
 {
-    int P = pb->size;
-    Part *parts = xmalloc((size_t)P * sizeof(Part));
-    double **xn = xmalloc((size_t)P * sizeof(double *));
-    for (int r = 0; r < P; r++) {
-        parts[r] = build_part(pb, r);
-        xs[r] = initial_x(&parts[r]);
-        xn[r] = initial_x(&parts[r]);
-    }
+    Part whole = build_part(pb, 0, 1);
+    double *x = initial_x(&whole), *xn = initial_x(&whole);
     double residual = 0.0;
     for (int it = 0; it < iterations; it++) {
-        for (int r = 0; r < P; r++) {
-            const Part *p = &parts[r];
-            for (int k = 0; k < p->nnbr; k++) {
-                const Part *q = &parts[p->nbr[k]];
-                int kk = 0;
-                while (q->nbr[kk] != r)
-                    kk++;
-                for (int t = 0; t < p->count[k]; t++)
-                    xs[r][p->ncell + p->offset[k] + t] =
-                        xs[q->rank][q->send_idx[q->offset[kk] + t]];
-            }
-        }
-        residual = 0.0;
-        for (int r = 0; r < P; r++) {
-            double d = sweep_rows(&parts[r], xs[r], xn[r], 0, parts[r].ncell);
-            residual = d > residual ? d : residual;
-        }
-        for (int r = 0; r < P; r++) {
-            double *t = xs[r];
-            xs[r] = xn[r];
-            xn[r] = t;
-        }
-    }
-    for (int r = 0; r < P; r++) {
-        free(xn[r]);
-        free_part(&parts[r]);
+        residual = sweep_rows(&whole, x, xn, 0, whole.ncell);
+        double *t = x;
+        x = xn;
+        xn = t;
     }
     free(xn);
-    free(parts);
+    free_part(&whole);
+    *xout = x;
     return residual;
 }
 
 int main(int argc, char **argv)
 {
     int rank, size, iterations = 40;
-    Problem pb = {1, 20000, 1000};
+    long long cells = 320000;
+    Problem pb = {16, 0, 1000};
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    pb.size = size;
     if (argc > 1)
-        pb.cells = atoi(argv[1]);
+        cells = atoll(argv[1]);
     if (argc > 2)
         pb.halo = atoi(argv[2]);
     if (argc > 3)
         iterations = atoi(argv[3]);
-    if (pb.cells < 2 || pb.cells > 200000000 || pb.halo < 1 ||
-        pb.halo > 50000000 || iterations < 1) {
+    if (argc > 4)
+        pb.parts = atoi(argv[4]);
+    if (pb.parts < 1 || pb.parts > MAX_PARTS || cells < 2LL * pb.parts ||
+        cells > 400000000 || pb.halo < 1 || pb.halo > 50000000 ||
+        iterations < 1 || size > pb.parts) {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: %s [CELLS >= 2 [HALO >= 1 [ITERATIONS >= 1]]]\n",
-                    argv[0]);
+                    "usage: %s [CELLS >= 2 PARTS [HALO >= 1 [ITERATIONS >= 1 "
+                    "[PARTS in 1..%d]]]], at most PARTS ranks (%d here)\n",
+                    argv[0], MAX_PARTS, size);
         MPI_Finalize();
         return 1;
     }
+    pb.cells = (int)(cells / pb.parts);
 
-    Part part = build_part(&pb, rank);
+    Part part = build_part(&pb, rank, size);
     double *x = initial_x(&part);
     double *xnew = initial_x(&part);
 
@@ -463,19 +533,23 @@ int main(int argc, char **argv)
     int serial = tot[0] * iterations <= SERIAL_CHECK_LIMIT;
     if (serial) {
         if (rank == 0) {
-            double **xs = xmalloc((size_t)size * sizeof(double *));
-            double sres = serial_reference(&pb, iterations, xs);
+            double *xs = NULL;
+            double sres = serial_reference(&pb, iterations, &xs);
             double *got = xmalloc((size_t)tot[0] * sizeof(double));
+            long long at = 0; /* rank r's cells follow rank r-1's */
             for (int r = 0; r < size; r++) {
-                int n = cells_of(&pb, r);
+                int n = 0;
+                for (int a = first_part(&pb, r, size);
+                     a < first_part(&pb, r + 1, size); a++)
+                    n += cells_of(&pb, a);
                 if (r == 0)
                     memcpy(got, x, (size_t)n * sizeof(double));
                 else
                     MPI_Recv(got, n, MPI_DOUBLE, r, TAG_GATHER, MPI_COMM_WORLD,
                              MPI_STATUS_IGNORE);
-                if (memcmp(got, xs[r], (size_t)n * sizeof(double)) != 0)
+                if (memcmp(got, &xs[at], (size_t)n * sizeof(double)) != 0)
                     ok = 0;
-                free(xs[r]);
+                at += n;
             }
             if (sres != residual)
                 ok = 0;
@@ -488,9 +562,9 @@ int main(int argc, char **argv)
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
     if (rank == 0) {
-        printf("irregular ranks %d cells %lld ghosts %lld neighbours %d..%d "
-               "iterations %d\n",
-               size, tot[0], tot[1], -nnr[0], nnr[1], iterations);
+        printf("irregular ranks %d parts %d cells %lld ghosts %lld neighbours "
+               "%d..%d iterations %d\n",
+               size, pb.parts, tot[0], tot[1], -nnr[0], nnr[1], iterations);
         printf("residual %.17g\n", residual);
         printf("time %.6f\n", time_max);
         printf("checksum %.17g\n", (double)(long long)checksum * 0x1p-32);

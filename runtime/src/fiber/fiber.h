@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "fiber/stack.h"
@@ -84,6 +85,8 @@ class Fiber {
   std::atomic<int> park_state{0};
   void* user = nullptr;
   int trace_id = -1;  // the number traces show for it (the subrank)
+  // Tracing: when Scheduler::unpark made it ready (0: not traced, or running).
+  std::int64_t ready_ns = 0;
   // A task's number within its subrank and its label, for traces (0: not
   // a task); `task` is the layer above's record of it (tasks/task.h).
   int trace_task = 0;

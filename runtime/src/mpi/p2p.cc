@@ -28,6 +28,25 @@ struct P2PArgs {
 
 void deliver_released(Request* r);
 
+// Packing and unpacking strided data that travels to or from another
+// process (Config::pack_under_lock, `tucana-run --pack`). Split (the
+// default): the subrank's own worker does it, outside every lock, so the
+// workers of a process pack in parallel while one of them talks to MPI,
+// and only contiguous bytes reach MPI. Locked: under the transport lock,
+// as an MPI library with one process-wide lock packs a derived datatype
+// (the control that measures what splitting gains).
+template <class Copy>
+void pack_step(int world_peer, Copy copy) {
+  Runtime& rt = Runtime::get();
+  if (rt.config.pack_under_lock && world_peer >= 0 && !rt.layout.is_local(world_peer)) {
+    sync::MutexLock lock(rt.transport.mutex());
+    copy();
+    return;
+  }
+  assert(sync::locks_held() == 0 && "strided data is packed or unpacked under a lock");
+  copy();
+}
+
 void on_complete(comm::Operation* op) {
   auto* r = static_cast<Request*>(op);
   if (r->released) {
@@ -113,7 +132,8 @@ Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kin
     // receive completes) itself.
     r->staging.resize(a.bytes);
     r->buf = r->staging.data();
-    if (kind == comm::Operation::Kind::Send) pack(buf, a.count, *a.map, r->staging.data());
+    if (kind == comm::Operation::Kind::Send)
+      pack_step(a.world_peer, [&] { pack(buf, a.count, *a.map, r->staging.data()); });
     // A receive unpacks when it completes; a persistent send packs again at
     // every MPI_Start. (A predefined pair type, MPI_DOUBLE_INT, is not
     // contiguous either: its map has no `keep`.)
@@ -178,9 +198,24 @@ int nonblocking(const char* call, comm::Operation::Kind kind, const void* buf, i
 // and the data reach the program, then the request goes, then the instance
 // is told (after which the owner may run the regions that depend on it).
 void deliver_released(Request* r) {
+  regions::Instance* in = r->instance;
+  // Strided data is unpacked by the subrank that owns the region, not by
+  // the worker that completed the receive (which may hold the transport
+  // lock): see pack_step.
+  if (in && r->unpack_map && r->kind == comm::Operation::Kind::Recv && !r->proc_null) {
+    r->instance = nullptr;
+    r->regions::Deferred::instance = in;
+    r->deliver = [](regions::Deferred* d) {
+      auto* r = static_cast<Request*>(d);
+      deliver_to_user(r);
+      fill_status(r, r->status_out);
+      delete r;
+    };
+    regions::SuperblockRun::defer(r);
+    return;
+  }
   deliver_to_user(r);
   fill_status(r, r->status_out);
-  regions::Instance* in = r->instance;
   delete r;
   if (in) regions::SuperblockRun::request_completed(in);
 }
@@ -282,7 +317,9 @@ void deliver_to_user(Request* r) {
   if (!r->unpack_map || r->unpacked || r->proc_null || r->kind != comm::Operation::Kind::Recv) return;
   r->unpacked = true;
   std::size_t capacity = r->user_count * r->unpack_map->size;
-  unpack_bytes(r->staging.data(), std::min(r->matched_bytes, capacity), *r->unpack_map, r->user_buf);
+  pack_step(r->matched_source, [&] {
+    unpack_bytes(r->staging.data(), std::min(r->matched_bytes, capacity), *r->unpack_map, r->user_buf);
+  });
 }
 
 void start_request(Request* r) {

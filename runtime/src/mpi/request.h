@@ -11,10 +11,12 @@
 #include "comm/messenger.h"
 #include "mpi/runtime.h"
 #include "mpi/typemap.h"
+#include "regions/superblock_run.h"
 
 // The type behind TMPI_Request (declared in the global namespace by tmpi.h):
 // a messenger operation plus what the virtual MPI needs around it.
-struct tmpi_request : tucana::comm::Operation {
+// (A Deferred too: a released receive's unpacking, left to the owner.)
+struct tmpi_request : tucana::comm::Operation, tucana::regions::Deferred {
   // state: kPending, kDone, kFreeOnDone, or the Fiber* of a waiter.
   static constexpr std::uintptr_t kPending = 0;
   static constexpr std::uintptr_t kDone = 1;

@@ -58,6 +58,9 @@ void check_coverage(const Subrank* me, int count, TMPI_Request* requests) {
     Request* r = requests[i];
     if (is_empty(r) || is_done(r) || r->posted_in != running->run) continue;
     if (r->posted_region == running->region && r->posted_iteration == running->iteration) continue;
+    // Its instance may already count it complete while its completion
+    // (on another thread) has not yet marked it done: covered, then.
+    if (running->run->instance_done(r->posted_region, r->posted_iteration)) continue;
     static sync::Mutex mutex(sync::LockLevel::kLeaf, "coverage warnings");
     static std::set<std::pair<const void*, int>> warned TUCANA_GUARDED_BY(mutex);
     const tucana_superblock_desc& d = running->run->desc();

@@ -205,6 +205,8 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   // several agree through the detector (mpi/deadlock.h).
   sc.stall_timeout_s = nprocs == 1 ? rt.config.deadlock_timeout : 0;
   sc.steal = rt.config.steal;
+  sc.process_wide_priority = rt.config.process_wide_priority;
+  sc.wake_on_waker = rt.config.wake_on_waker;
   sc.policy = rt.config.priority_policy ? sched::PolicyKind::kPriority : sched::PolicyKind::kRoundRobin;
   sc.randomized = rt.config.sched_randomized;
   // Each process draws its own sequence from the one seed.

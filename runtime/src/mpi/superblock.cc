@@ -70,6 +70,7 @@ int tucana_sb_next(tucana_superblock* sb) {
           run.desc().regions[run.running()].name);
   fiber::Fiber* self = me->fiber;
   for (;;) {
+    run.deliver_deferred();
     int r = run.pick_ready();
     if (r == SuperblockRun::kIterationDone) {
       run.next_iteration();
@@ -130,7 +131,11 @@ void tucana_sb_end(tucana_superblock* sb) {
           sb->run.desc().regions[sb->run.running()].name);
   me->current_instance = sb->outer_instance;
   me->fiber->priority = sb->outer_priority;
-  while (!sb->run.all_done()) park_in(me, sb->run, true);
+  for (;;) {
+    sb->run.deliver_deferred();
+    if (sb->run.all_done()) break;
+    park_in(me, sb->run, true);
+  }
   me->superblocks.pop_back();
   delete sb;
 }

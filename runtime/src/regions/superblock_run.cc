@@ -129,6 +129,29 @@ void SuperblockRun::request_completed(Instance* instance) {
   if (instance->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake(arg);
 }
 
+void SuperblockRun::defer(Deferred* d) {
+  SuperblockRun* run = d->instance->run;
+  // Read before the push: once the owner has delivered it, the run may go.
+  void (*wake)(void*) = run->wake_;
+  void* arg = run->wake_arg_;
+  Deferred* head = run->deferred_.load(std::memory_order_relaxed);
+  do d->next_deferred = head;
+  while (!run->deferred_.compare_exchange_weak(head, d, std::memory_order_release, std::memory_order_relaxed));
+  wake(arg);
+}
+
+void SuperblockRun::deliver_deferred() {
+  if (!deferred_.load(std::memory_order_relaxed)) return;
+  Deferred* d = deferred_.exchange(nullptr, std::memory_order_acquire);
+  while (d) {
+    Deferred* next = d->next_deferred;
+    Instance* in = d->instance;
+    d->deliver(d);  // (may free d)
+    request_completed(in);
+    d = next;
+  }
+}
+
 void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) const {
   const tucana_region_desc* regions = desc_->regions;
   if (!at_end) {

@@ -21,6 +21,17 @@
 namespace tucana::regions {
 
 class SuperblockRun;
+struct Instance;
+
+// Work that a request's completion leaves to the subrank that owns the
+// superblock (SuperblockRun::defer): unpacking strided data into the
+// program's buffer, which would otherwise run on the completing worker,
+// perhaps under the transport lock, one message after another.
+struct Deferred {
+  Deferred* next_deferred = nullptr;
+  void (*deliver)(Deferred* self) = nullptr;  // runs on the owner
+  Instance* instance = nullptr;              // counted complete after deliver
+};
 
 // One region's run for one iteration.
 struct Instance {
@@ -64,9 +75,21 @@ class SuperblockRun {
   // True when every instance is done (no request of the superblock pending).
   bool all_done() const;
 
+  // True when `region`'s instance of `iteration` is done: it has run and
+  // its requests have completed (iteration < 0: true, as for depends(x*)
+  // in the first iteration).
+  bool instance_done(int region, long iteration) const;
+
   // A request was posted by `instance` (owner) / has completed (any thread).
   static void request_posted(Instance* instance);
   static void request_completed(Instance* instance);
+  // Any thread, instead of request_completed: leaves d->deliver to the
+  // owner and wakes it; the request counts as complete only once the owner
+  // has run it (deliver_deferred). Contract: d->instance's run is live.
+  static void defer(Deferred* d);
+  // Owner: runs what completions have left, then counts their requests
+  // complete. Called before every look at which instances are done.
+  void deliver_deferred();
 
   // Scheduling priorities of the regions (default 0); `region` -1: all.
   void set_priority(int region, int priority);
@@ -94,7 +117,6 @@ class SuperblockRun {
     std::deque<std::unique_ptr<Instance>> window;  // instances not yet retired, by iteration
   };
   const Instance* find(int region, long iteration) const;
-  bool instance_done(int region, long iteration) const;
   bool deps_met(int region, const tucana_dependency** blocking) const;
 
   const tucana_superblock_desc* desc_;
@@ -104,6 +126,7 @@ class SuperblockRun {
   int running_ = -1;
   void (*wake_)(void*);
   void* wake_arg_;
+  std::atomic<Deferred*> deferred_{nullptr};  // a stack, pushed by defer()
 };
 
 }  // namespace tucana::regions

@@ -39,12 +39,18 @@ void Scheduler::unpark(Fiber* f) {
     }
     if (f->park_state.compare_exchange_weak(state, 0)) break;  // 2 -> 0: ours to wake
   }
-  {
-    auto* home = static_cast<Worker*>(f->home);
-    home->scheduler_.parked_.fetch_sub(1);
-    home->scheduler_.note_progress();
-    home->make_ready(f);
+  if (trace::enabled()) f->ready_ns = trace::now_ns();
+  auto* home = static_cast<Worker*>(f->home);
+  Scheduler& s = home->scheduler_;
+  s.parked_.fetch_sub(1);
+  s.note_progress();
+  Worker* here = detail::t_worker;
+  // (Only a worker of this scheduler: tests run several schedulers.)
+  if (here && here != home && s.config_.wake_on_waker && here->stealing_ && &here->scheduler_ == &s) {
+    here->push_ready(f);
+    return;
   }
+  home->make_ready(f);
 }
 
 std::int64_t Scheduler::now_ns() {

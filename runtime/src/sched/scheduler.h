@@ -50,6 +50,19 @@ struct SchedulerConfig {
   // nap between polls, so that they do not take cores from workers that
   // compute.
   bool oversubscribed = false;
+  // Priorities across workers (with stealing and the priority policy): a
+  // worker about to pick its next fiber takes a ready fiber of another
+  // worker of this process when that one ranks strictly higher than its own
+  // best, so the process as a whole runs its highest-priority ready fibers
+  // first. Off: each worker ranks only its own queue (a thief takes the
+  // highest-priority fiber of the others only when its own queue is empty).
+  bool process_wide_priority = true;
+  // A fiber woken by a worker (Scheduler::unpark on a worker thread, e.g.
+  // by the worker that completed the request it waited for) is queued on
+  // that worker instead of handed to its home worker, so that it runs
+  // where the wake-up happened, without a cross-thread hand-over. Needs
+  // stealing (fibers then move between workers anyway).
+  bool wake_on_waker = false;
 };
 
 class Scheduler {

@@ -44,6 +44,7 @@ Worker::Worker(Scheduler& scheduler, int index)
                          mix_seed(scheduler.config().seed) ^ static_cast<std::uint64_t>(index))),
       priority_(dynamic_cast<PriorityPolicy*>(ready_.get())),
       stealing_(scheduler.config().steal && scheduler.config().workers > 1),
+      process_wide_priority_(stealing_ && priority_ && scheduler.config().process_wide_priority),
       randomized_(scheduler.config().randomized),
       rng_(mix_seed(scheduler.config().seed + 0x51ed) ^ static_cast<std::uint64_t>(index)) {}
 
@@ -54,6 +55,7 @@ void Worker::push_ready(Fiber* f) {
     if (priority_) {
       priority_->awakened(f);
       queued = priority_->size();
+      if (process_wide_priority_) publish_best_ready();
     } else {
       ready_->awakened(f);
       queued = ready_->size();
@@ -98,6 +100,7 @@ void Worker::drain_inbox() {
     ready_->awakened(head);
     head = next;
   }
+  if (process_wide_priority_) publish_best_ready();
 }
 
 // A thief queues the inbox first (draining it takes the same locks as the
@@ -120,8 +123,35 @@ bool Worker::peek_ready(int* priority) {
 
 bool Worker::outranked(int priority) {
   drain_inbox();
-  ReadyLock lock(*this);
-  return ready_->outranks(priority);
+  {
+    ReadyLock lock(*this);
+    if (ready_->outranks(priority)) return true;
+  }
+  if (!process_wide_priority_) return false;
+  for (int i = 0; i < scheduler_.workers(); ++i)
+    if (i != index_ && scheduler_.worker(i).best_ready_.load(std::memory_order_relaxed) > priority) return true;
+  return false;
+}
+
+Fiber* Worker::take_higher_elsewhere(int floor) {
+  int mine = best_ready_.load(std::memory_order_relaxed);
+  if (mine == kNoneReady) mine = floor;
+  const int n = scheduler_.workers();
+  Worker* best = nullptr;
+  int best_priority = mine;
+  for (int i = 0; i < n; ++i) {
+    if (i == index_) continue;
+    Worker& w = scheduler_.worker(i);
+    int p = w.best_ready_.load(std::memory_order_relaxed);
+    if (p > best_priority) {
+      best = &w;
+      best_priority = p;
+    }
+  }
+  if (!best) return nullptr;
+  // (It may have run it meanwhile; what it ranks first now is what it
+  // gives, and that may rank lower than ours: run it anyway, once.)
+  return best->steal();
 }
 
 Fiber* Worker::steal_from_others() {
@@ -184,6 +214,7 @@ void Worker::make_ready(Fiber* f) {
     push_ready(f);
     return;
   }
+  if (process_wide_priority_) raise_best_ready(f->priority);
   {
     sync::MutexLock lock(inbox_mutex_);
     f->next = nullptr;
@@ -247,6 +278,11 @@ void Worker::sleep_for(std::chrono::microseconds nap) {
     sleep_mutex_.wait_for(sleep_cv_, nap);
   scheduler_.sleeping_workers_.fetch_sub(1);
   sleeping_.store(false);
+}
+
+void Worker::note_wake_latency(Fiber* f) {
+  trace::wake_latency(index_, trace::now_ns() - f->ready_ns);
+  f->ready_ns = 0;
 }
 
 void Worker::trace_switch_slow() {

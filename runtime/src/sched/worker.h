@@ -89,8 +89,9 @@ class Worker {
   bool peek_ready(int* priority);
 
   // True when a fiber ready on this worker ought to run before the running
-  // one, of priority `priority` (ReadyPolicy::outranks). Contract: called on
-  // this worker's thread.
+  // one, of priority `priority` (ReadyPolicy::outranks), or, with
+  // process-wide priorities, one ready on another worker ranks higher (the
+  // caller's yield then takes it). Contract: called on this worker's thread.
   bool outranked(int priority);
 
  private:
@@ -120,7 +121,9 @@ class Worker {
   void push_ready(fiber::Fiber* f);
   fiber::Fiber* pop_ready() {
     ReadyLock lock(*this);
-    return priority_ ? priority_->pick_next() : ready_->pick_next();
+    fiber::Fiber* f = priority_ ? priority_->pick_next() : ready_->pick_next();
+    if (process_wide_priority_) publish_best_ready();
+    return f;
   }
   bool has_ready() {
     ReadyLock lock(*this);
@@ -131,8 +134,30 @@ class Worker {
   inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
   fiber::Fiber* next_ready() {
     if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
+    if (process_wide_priority_)
+      if (fiber::Fiber* f = take_higher_elsewhere(kNoneReady)) return f;
     return pop_ready();
   }
+  // Process-wide priorities: the best priority ready on this worker (its
+  // queue and its inbox), published for the other workers; kNoneReady when
+  // nothing is. Written under the ready lock (or, for the inbox, raised
+  // with a CAS), read by anyone without a lock: a stale value only makes a
+  // worker miss or try a steal once.
+  static constexpr int kNoneReady = -(1 << 30) - 1;  // below Scheduler::kBehindAll
+  std::atomic<int> best_ready_{kNoneReady};
+  void publish_best_ready() TUCANA_REQUIRES(ready_lock_) {
+    int best = ready_->has_ready() ? ready_->next_priority() : kNoneReady;
+    if (best_ready_.load(std::memory_order_relaxed) != best) best_ready_.store(best, std::memory_order_relaxed);
+  }
+  void raise_best_ready(int priority) {
+    int cur = best_ready_.load(std::memory_order_relaxed);
+    while (cur < priority && !best_ready_.compare_exchange_weak(cur, priority, std::memory_order_relaxed)) {
+    }
+  }
+  // Takes a ready fiber of another worker that ranks strictly higher than
+  // this worker's best ready fiber, or than `floor` when this worker has
+  // none ready; null when there is none.
+  fiber::Fiber* take_higher_elsewhere(int floor);
   // Siblings first (this worker's queue), then cousins (other workers'): the
   // worker whose next ready fiber ranks highest, round robin among equals.
   fiber::Fiber* steal_from_others();
@@ -167,12 +192,18 @@ class Worker {
   void set_current(fiber::Fiber* f) {
     current_ = f;
     tucana_priv_current_delta = f ? f->globals_delta : 0;
+    if (__builtin_expect(trace::enabled(), 0) && f && f->ready_ns) note_wake_latency(f);
   }
+  // Tracing: `f`, woken at f->ready_ns, starts running now.
+  void note_wake_latency(fiber::Fiber* f);
   sync::SpinLock ready_lock_{sync::LockLevel::kReadyQueue, "ready queue"};
   // (The pointers are set once; the queues they point to are guarded.)
   const std::unique_ptr<ReadyPolicy> ready_ TUCANA_PT_GUARDED_BY(ready_lock_);
   PriorityPolicy* const priority_ TUCANA_PT_GUARDED_BY(ready_lock_);  // ready_, when it is the PriorityPolicy
   bool stealing_ = false;   // other workers may take ready fibers from ready_
+  // SchedulerConfig::process_wide_priority, with stealing and the priority
+  // policy (the only case where it means anything).
+  bool process_wide_priority_ = false;
   // Seeded schedules (SchedulerConfig::randomized): rng_ draws this worker's
   // decisions (when to poll, whether and from whom to steal). Owner only.
   bool randomized_ = false;
@@ -226,7 +257,9 @@ inline void Worker::yield() {
   fiber::Fiber* self = current_;
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   maybe_poll();
-  fiber::Fiber* next = pop_ready();
+  fiber::Fiber* next = nullptr;
+  if (process_wide_priority_) next = take_higher_elsewhere(self->priority);
+  if (!next) next = pop_ready();
   if (!next) return;  // nobody else to run: keep going
   trace_switch();
   set_current(next);

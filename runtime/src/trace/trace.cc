@@ -27,6 +27,7 @@ struct Event {
 struct alignas(64) Buffer {
   std::vector<Event> events;
   std::size_t dropped = 0;
+  std::vector<std::int64_t> wake_ns;  // wake_latency()
 };
 
 // A generous cap: about 48 MB per worker.
@@ -83,6 +84,12 @@ void subrank_span(int worker, int subrank, std::int64_t begin_ns, std::int64_t e
 
 void task_span(int worker, int subrank, int task, const char* label, std::int64_t begin_ns, std::int64_t end_ns) {
   span(worker, "task", label ? label : "task", begin_ns, end_ns, subrank, task);
+}
+
+void wake_latency(int worker, std::int64_t latency_ns) {
+  if (worker < 0 || worker >= static_cast<int>(g_buffers.size())) return;
+  Buffer& b = *g_buffers[static_cast<std::size_t>(worker)];
+  if (b.wake_ns.size() < kMaxEvents) b.wake_ns.push_back(latency_ns);
 }
 
 void finish(const std::string& path, int nprocs) {
@@ -145,6 +152,15 @@ void finish(const std::string& path, int nprocs) {
                  g_process, w, 100 * busy / total, 100 * regions / total, 100 * idle / total, 100 * mpi / total,
                  total * 1e-9, g_buffers[w]->events.size(),
                  g_buffers[w]->dropped ? " (some dropped: buffer full)" : "");
+  }
+  std::vector<std::int64_t> wakes;
+  for (const auto& b : g_buffers) wakes.insert(wakes.end(), b->wake_ns.begin(), b->wake_ns.end());
+  if (!wakes.empty()) {
+    std::sort(wakes.begin(), wakes.end());
+    std::fprintf(stderr,
+                 "tucana: trace: process %d: %zu wake-ups, from unpark to running: median %.1f us, "
+                 "90th percentile %.1f us\n",
+                 g_process, wakes.size(), us(wakes[wakes.size() / 2]), us(wakes[wakes.size() * 9 / 10]));
   }
 }
 

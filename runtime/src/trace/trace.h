@@ -35,9 +35,13 @@ void subrank_span(int worker, int subrank, std::int64_t begin_ns, std::int64_t e
 // (null: "task"), with the subrank and the task's number as arguments.
 void task_span(int worker, int subrank, int task, const char* label, std::int64_t begin_ns, std::int64_t end_ns);
 
+// A fiber woken `latency_ns` ago (Scheduler::unpark) starts running on
+// worker `worker`: the cost between a completion and the code it enables.
+// finish() prints their median and 90th percentile.
+void wake_latency(int worker, std::int64_t latency_ns);
 // Writes the events to `path` (when this is the only process) or to
 // `path.<process>.part` (tucana-run merges the parts into `path`), and
-// prints the utilization of each worker to stderr.
+// prints the utilization of each worker and the wake-up latency to stderr.
 void finish(const std::string& path, int nprocs);
 
 }  // namespace tucana::trace

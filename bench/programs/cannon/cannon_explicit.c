@@ -1,0 +1,374 @@
+/*
+ * cannon -- benchmark program: Cannon's matrix multiplication C = A * B on a
+ * Q x Q grid of blocks, the local block products by OpenBLAS (cblas_dgemm).
+ * This file is the *explicit graph* variant of the ablation that follows the
+ * 2017 MATE slides' roadmap (issue 15): the loop body split into named
+ * regions with explicit dependencies (#pragma tucana region(NAME)
+ * depends(...)).
+ *
+ * Usage: cannon [N [REPEATS [Q]]]       (defaults: N = 256, REPEATS = 4,
+ *                                        Q as below)
+ * Link with -lopenblas.
+ *
+ * A and B are N x N matrices with small integer entries given by closed
+ * formulas (see a_entry, b_entry).  The program computes C = REPEATS * A * B
+ * by running Cannon's algorithm REPEATS times over (REPEATS * Q steps of one
+ * loop): every entry and every partial sum is an integer far below 2^53, so
+ * the result is exact in double precision whatever order the BLAS adds in,
+ * and the same for every rank count and every Q.
+ *
+ * Decomposition (as in cannon.c): the matrices are cut into a Q x Q grid of
+ * B x B blocks (B = N / Q, Q must divide N); block g = row * Q + col holds
+ * A(row, col), B(row, col) and C(row, col), and its neighbours are computed
+ * by hand (the grid is periodic).  Rank r of P owns the blocks g in
+ * [r Q^2 / P, (r + 1) Q^2 / P), a contiguous range in row-major order.  Q
+ * defaults to the smallest Q with Q^2 a multiple of P: sqrt(P) when P is a
+ * perfect square (one block per rank), 2 for P = 2, 4 for P = 8.
+ *
+ * Each block starts at its skewed place (block row i of A shifted left by i,
+ * block column j of B up by j), generated there from the formulas before
+ * the timed loop.  Each step of the loop receives the next blocks of every
+ * owned block into second buffers (MPI_Irecv from the owner of the block on
+ * its right / below), sends the current ones (MPI_Isend to the owner of the
+ * block on its left / above; a neighbour block on the same rank gets them by
+ * memcpy), multiplies and accumulates the current blocks (cblas_dgemm),
+ * waits and swaps the buffer pointers.  After Q steps the blocks are back at
+ * their skewed places, so the next Q steps repeat the multiplication.
+ *
+ * The graph.  The blocks are contiguous and travel straight from and into
+ * the matrices, so there is nothing to pack or unpack: the slides' five
+ * regions (receive, pack, send, unpack, compute) shrink to receive, send and
+ * compute.  What the explicit graph can still split is the compute: the
+ * products of a step need only the current blocks, not the ones in flight,
+ * while the pointer swaps need the new blocks and the finished sends.  So
+ * the compute is two regions, four in all (x* is region x of the previous
+ * step):
+ *   receive  depends(rotate*)      the MPI_Irecv of every owned block whose
+ *                                  neighbour is on another rank, into the
+ *                                  second buffers the last rotate freed
+ *   send     depends(rotate*)      the MPI_Isend of the current blocks, or
+ *                                  the memcpy into the second buffer of a
+ *                                  neighbour block on the same rank (one
+ *                                  that no receive of the step writes)
+ *   multiply depends(rotate*)      the products of the current blocks; they
+ *                                  read what the sends and copies read,
+ *                                  which MPI allows, write only C, and wait
+ *                                  for no message
+ *   rotate   depends(receive, send, multiply)
+ *                                  waits for all requests (at once under
+ *                                  Tucana), swaps the buffers
+ * Each block's requests have fixed slots (req[4k .. 4k+3], MPI_REQUEST_NULL
+ * for the copies), so receive and send share no counter and may run in
+ * either order.  In the Toucan form (cannon_annotated.c) compute(i) depends
+ * on receive(i), so the products of step i wait for the blocks of step
+ * i + 1 and only other subranks can overlap the transfer; here multiply(i)
+ * runs while they travel, at any VF.  The receives and sends are not split
+ * per matrix (A and B): rotate needs both transfers and multiply neither, so
+ * regions per matrix would add dependencies and no freedom.  Without
+ * translation the pragmas are ignored and the four blocks run in order: a
+ * plain MPI program (the products between the posts and the wait, as in
+ * cannon_overlap.c without the polling) with the Original's result.
+ *
+ * OpenBLAS runs single-threaded (openblas_set_num_threads(1)): the ranks, or
+ * Tucana's workers, use the cores.
+ *
+ * Variants (bit-identical results):
+ *   cannon.c            Original: plain MPI, each step's shift completes
+ *                       before the step's block products.
+ *   cannon_overlap.c    Overlap: multiply (in tiles, polling MPI between
+ *                       them) while the next blocks travel, then wait.
+ *   cannon_annotated.c  Tucana: the Original plus a Toucan-form superblock.
+ *   cannon_explicit.c   this file: an explicit graph of four regions.
+ *
+ * Self-check: every rank compares entries of its C blocks with REPEATS times
+ * the dot product of a row of A and a column of B computed directly from
+ * the formulas -- every entry when N <= 512, otherwise 2048 entries spread
+ * over each block -- and rank 0 compares the sum of C with its closed form
+ * REPEATS * sum_k (sum_i A(i,k)) * (sum_j B(k,j)).
+ *
+ * Output (rank 0):
+ *   cannon ranks <P> grid <Q>x<Q> blocks per rank <min>..<max> N <N>
+ *          repeats <R>
+ *   time <seconds of the step loop, the maximum over the ranks>
+ *   checksum <sum of w(i,j) * C(i,j), w = 1 + i % 13 + 13 (j % 7)>
+ *   sum <sum of all entries of C>
+ *   trace <sum of the diagonal of C>
+ *   check <entries compared>
+ *   cannon: OK                 (or a FAILED line, and exit status 1)
+ * All of them but check are exact integers, the same for any number of
+ * ranks and any Q.
+ */
+#include <cblas.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_A 0 /* tag = TAG_A or TAG_B + 2 * (the receiving block) */
+#define TAG_B 1
+#define MAX_Q 100            /* keeps the tags below 32767, MPI's minimum */
+#define FULL_CHECK_LIMIT 512 /* check every entry up to this N */
+#define SAMPLES 2048         /* entries checked per block above it */
+
+/* Entries of A and B: integers in [-5, 5] and [-6, 6]. */
+static double a_entry(int i, int j)
+{
+    return (double)((3 * i + 5 * j + 1) % 11 - 5);
+}
+
+static double b_entry(int i, int j)
+{
+    return (double)((7 * i + 2 * j + 3) % 13 - 6);
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = calloc(1, bytes > 0 ? bytes : 1);
+    if (p == NULL) {
+        fprintf(stderr, "cannon: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
+}
+
+/* The smallest Q with Q * Q a multiple of (and not below) size. */
+static int default_grid(int size)
+{
+    int q = 1;
+    while (q * q < size || (q * q) % size != 0)
+        q++;
+    return q;
+}
+
+/* First block of rank r (r = size: the number of blocks nb). */
+static int first_block(int r, int size, int nb)
+{
+    return (int)((long long)r * nb / size);
+}
+
+/* The rank that owns block g: the largest r with first_block(r) <= g. */
+static int owner(int g, int size, int nb)
+{
+    return (int)(((long long)(g + 1) * size + nb - 1) / nb) - 1;
+}
+
+/* c += a * bm for b x b row-major blocks. */
+static void block_multiply_add(int b, const double *a, const double *bm,
+                               double *c)
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, b, b, b, 1.0, a, b,
+                bm, b, 1.0, c, b);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, n = 256, repeats = 4, q = 0;
+
+    openblas_set_num_threads(1);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    if (argc > 1)
+        n = atoi(argv[1]);
+    if (argc > 2)
+        repeats = atoi(argv[2]);
+    if (argc > 3)
+        q = atoi(argv[3]);
+    if (argc <= 3)
+        q = default_grid(size);
+    if (q < 1 || q > MAX_Q || q * q < size || n < 1 || n % q != 0 ||
+        repeats < 1) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "usage: %s [N [REPEATS >= 1 [Q]]]: the block grid is Q x Q "
+                    "(here %d x %d), with Q * Q >= %d ranks, Q <= %d, and N a "
+                    "positive multiple of Q\n",
+                    argv[0], q, q, size, MAX_Q);
+        MPI_Finalize();
+        return 1;
+    }
+
+    int b = n / q;
+    int bb = b * b;
+    int nb = q * q;
+    int first = first_block(rank, size, nb);
+    int mine = first_block(rank + 1, size, nb) - first;
+
+    size_t bytes = (size_t)bb * sizeof(double);
+    double **a = xmalloc((size_t)mine * sizeof(double *));
+    double **anext = xmalloc((size_t)mine * sizeof(double *));
+    double **bm = xmalloc((size_t)mine * sizeof(double *));
+    double **bnext = xmalloc((size_t)mine * sizeof(double *));
+    double **c = xmalloc((size_t)mine * sizeof(double *));
+    for (int k = 0; k < mine; k++) {
+        int row = (first + k) / q, col = (first + k) % q;
+        int acol = (col + row) % q, brow = (row + col) % q; /* the skew */
+        a[k] = xmalloc(bytes);
+        anext[k] = xmalloc(bytes);
+        bm[k] = xmalloc(bytes);
+        bnext[k] = xmalloc(bytes);
+        c[k] = xmalloc(bytes);
+        for (int i = 0; i < b; i++)
+            for (int j = 0; j < b; j++) {
+                a[k][(size_t)i * b + j] = a_entry(row * b + i, acol * b + j);
+                bm[k][(size_t)i * b + j] = b_entry(brow * b + i, col * b + j);
+            }
+    }
+
+    /* State shared by the parts of the loop: declared before it.  Block k
+     * uses req[4k .. 4k+3] (receive A, receive B, send A, send B); those of
+     * the transfers within the rank stay MPI_REQUEST_NULL. */
+    MPI_Request *req = xmalloc((size_t)(4 * mine + 1) * sizeof(MPI_Request));
+    for (int k = 0; k < 4 * mine; k++)
+        req[k] = MPI_REQUEST_NULL;
+    int steps = repeats * q;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+
+#pragma tucana superblock
+    for (int step = 0; step < steps; step++) {
+#pragma tucana region(receive) depends(rotate*)
+        {
+            for (int k = 0; k < mine; k++) {
+                int g = first + k, row = g / q, col = g % q;
+                int right = owner(row * q + (col + 1) % q, size, nb);
+                int down = owner(((row + 1) % q) * q + col, size, nb);
+                if (right != rank)
+                    MPI_Irecv(anext[k], bb, MPI_DOUBLE, right, TAG_A + 2 * g,
+                              MPI_COMM_WORLD, &req[4 * k]);
+                if (down != rank)
+                    MPI_Irecv(bnext[k], bb, MPI_DOUBLE, down, TAG_B + 2 * g,
+                              MPI_COMM_WORLD, &req[4 * k + 1]);
+            }
+        }
+#pragma tucana region(send) depends(rotate*)
+        {
+            for (int k = 0; k < mine; k++) {
+                int row = (first + k) / q, col = (first + k) % q;
+                int left = row * q + (col + q - 1) % q;
+                int up = ((row + q - 1) % q) * q + col;
+                if (owner(left, size, nb) != rank)
+                    MPI_Isend(a[k], bb, MPI_DOUBLE, owner(left, size, nb),
+                              TAG_A + 2 * left, MPI_COMM_WORLD, &req[4 * k + 2]);
+                else
+                    memcpy(anext[left - first], a[k], bytes);
+                if (owner(up, size, nb) != rank)
+                    MPI_Isend(bm[k], bb, MPI_DOUBLE, owner(up, size, nb),
+                              TAG_B + 2 * up, MPI_COMM_WORLD, &req[4 * k + 3]);
+                else
+                    memcpy(bnext[up - first], bm[k], bytes);
+            }
+        }
+#pragma tucana region(multiply) depends(rotate*)
+        {
+            for (int k = 0; k < mine; k++)
+                block_multiply_add(b, a[k], bm[k], c[k]);
+        }
+#pragma tucana region(rotate) depends(receive, send, multiply)
+        {
+            MPI_Waitall(4 * mine, req, MPI_STATUSES_IGNORE);
+            for (int k = 0; k < mine; k++) {
+                double *tmp = a[k];
+                a[k] = anext[k];
+                anext[k] = tmp;
+                tmp = bm[k];
+                bm[k] = bnext[k];
+                bnext[k] = tmp;
+            }
+        }
+    }
+
+    double elapsed = MPI_Wtime() - t0, time_max = 0.0;
+    MPI_Allreduce(&elapsed, &time_max, 1, MPI_DOUBLE, MPI_MAX,
+                  MPI_COMM_WORLD);
+
+    /* Sums of C; check entries against the direct dot product. */
+    double wrong = 0.0, sum = 0.0, wsum = 0.0, trace = 0.0, checked = 0.0;
+    long long entries = (long long)b * b;
+    int full = n <= FULL_CHECK_LIMIT || entries <= SAMPLES;
+    long long nsamples = full ? entries : SAMPLES;
+    for (int k = 0; k < mine; k++) {
+        int row = (first + k) / q, col = (first + k) % q;
+        for (int i = 0; i < b; i++)
+            for (int j = 0; j < b; j++) {
+                int gi = row * b + i, gj = col * b + j;
+                double got = c[k][(size_t)i * b + j];
+                sum += got;
+                wsum += (double)(1 + gi % 13 + 13 * (gj % 7)) * got;
+                if (gi == gj)
+                    trace += got;
+            }
+        for (long long s = 0; s < nsamples; s++) {
+            long long e = full ? s : (s * 1000003LL) % entries;
+            int i = (int)(e / b), j = (int)(e % b);
+            int gi = row * b + i, gj = col * b + j;
+            double expect = 0.0;
+            for (int kk = 0; kk < n; kk++)
+                expect += a_entry(gi, kk) * b_entry(kk, gj);
+            if (c[k][(size_t)i * b + j] != (double)repeats * expect)
+                wrong += 1.0;
+            checked += 1.0;
+        }
+    }
+    /* All partial sums are exact integers, so the order does not matter. */
+    double local[5] = {wrong, sum, trace, checked, wsum}, global[5];
+    MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int ok = global[0] == 0.0;
+    int mm[2] = {-mine, mine}, mmr[2];
+    MPI_Allreduce(mm, mmr, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+
+    /* Closed form of the checksum, computed on rank 0 without the blocks. */
+    double expect_sum = 0.0;
+    if (rank == 0) {
+        for (int k = 0; k < n; k++) {
+            double acol = 0.0, brow = 0.0;
+            for (int i = 0; i < n; i++) {
+                acol += a_entry(i, k);
+                brow += b_entry(k, i);
+            }
+            expect_sum += acol * brow;
+        }
+        expect_sum *= (double)repeats;
+        if (expect_sum != global[1])
+            ok = 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+    if (rank == 0) {
+        printf("cannon ranks %d grid %dx%d blocks per rank %d..%d N %d "
+               "repeats %d\n",
+               size, q, q, -mmr[0], mmr[1], n, repeats);
+        printf("time %.6f\n", time_max);
+        printf("checksum %.17g\n", global[4]);
+        printf("sum %.17g\n", global[1]);
+        printf("trace %.17g\n", global[2]);
+        printf("check %.0f entries against direct dot products, checksum "
+               "against its closed form\n",
+               global[3]);
+        if (ok)
+            printf("cannon: OK\n");
+        else
+            printf("cannon: FAILED (%.0f entries of C are wrong; checksum "
+                   "%.17g expected)\n",
+                   global[0], expect_sum);
+        fflush(stdout);
+    }
+
+    for (int k = 0; k < mine; k++) {
+        free(a[k]);
+        free(anext[k]);
+        free(bm[k]);
+        free(bnext[k]);
+        free(c[k]);
+    }
+    free(a);
+    free(anext);
+    free(bm);
+    free(bnext);
+    free(c);
+    free(req);
+    MPI_Finalize();
+    return ok ? 0 : 1;
+}
