@@ -263,7 +263,9 @@ def build_command(job, opts, ctx):
         what = "--tasks" if job.variant in HYBRID_VARIANTS else "--vf"
         cmd = [ctx["tucana_run"], "-np", str(job.np), what, str(job.vf)]
         extra = []
-        if not oversub:  # the same binding as the native runs
+        # The same binding as the native runs; a process of several workers
+        # is left unbound (bound to one core, its workers would share it).
+        if not oversub and not re.search(r"--workers[ =](?!1\b)\d", opts.tucana_run_args):
             extra = ["--bind-to", "core"] if ctx["launcher"] == "openmpi" else ["-bind-to", "core"]
         extra += shlex.split(opts.mpirun_args)
         if extra:
