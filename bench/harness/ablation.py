@@ -532,20 +532,9 @@ def parse_args(argv):
     except ValueError:
         die("--ref-vf expects a comma list of integers")
 
-    def kv(items, what, conv=str):
-        d = {}
-        for it in items:
-            if "=" not in it:
-                die(f"{what} expects NAME=VALUE, got '{it}'")
-            k, v = it.split("=", 1)
-            try:
-                d[k.strip()] = conv(v.strip().strip('"').strip("'"))
-            except ValueError:
-                die(f"{what} {it}: bad value")
-        return d
-    opts.args_map = kv(opts.args, "--args")
-    opts.np_map = kv(opts.np_for, "--np-for", int)
-    opts.bin_map = kv(opts.bin, "--bin")
+    opts.args_map = rb.parse_kv(opts.args, "--args")
+    opts.np_map = rb.parse_kv(opts.np_for, "--np-for", int)
+    opts.bin_map = rb.parse_kv(opts.bin, "--bin")
     if opts.out is None:
         opts.out = os.path.join(rb.REPO, "bench", "results",
                                 "ablation-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))

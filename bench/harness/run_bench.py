@@ -121,6 +121,20 @@ def split_list(text):
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def parse_kv(items, what, conv=str):
+    """['NAME=VALUE', ...] (a repeated option such as --args) -> {NAME: conv(VALUE)}."""
+    d = {}
+    for it in items:
+        if "=" not in it:
+            die(f"{what} expects NAME=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        try:
+            d[k.strip()] = conv(v.strip().strip('"').strip("'"))
+        except ValueError:
+            die(f"{what} {it}: bad value")
+    return d
+
+
 def parse_time(stdout):
     """Seconds of the timed loop: a line 'time <s>' (preferred), else
     '... time <s> s' inside a line (the examples' 'ranks' line)."""
@@ -929,21 +943,10 @@ def parse_args(argv):
     if opts.np < 1 or opts.vf < 1 or opts.reps < 1:
         die("--np, --vf and --reps must be >= 1")
 
-    def kv(items, what, conv=str):
-        d = {}
-        for it in items:
-            if "=" not in it:
-                die(f"{what} expects NAME=VALUE, got '{it}'")
-            k, v = it.split("=", 1)
-            try:
-                d[k.strip()] = conv(v.strip().strip('"').strip("'"))
-            except ValueError:
-                die(f"{what} {it}: bad value")
-        return d
-    opts.args_map = kv(opts.args, "--args")
-    opts.np_map = kv(opts.np_for, "--np-for", int)
-    opts.vf_map = kv(opts.vf_for, "--vf-for", int)
-    opts.bin_map = kv(opts.bin, "--bin")
+    opts.args_map = parse_kv(opts.args, "--args")
+    opts.np_map = parse_kv(opts.np_for, "--np-for", int)
+    opts.vf_map = parse_kv(opts.vf_for, "--vf-for", int)
+    opts.bin_map = parse_kv(opts.bin, "--bin")
     if opts.no_sweep or opts.vf_sweep.strip().lower() in ("", "none", "off", "0"):
         opts.vf_sweep_list = []
     else:
