@@ -164,7 +164,8 @@ def variant_source(prog, variant):
         return f"{prog}_annotated.c"
     if variant in ("virtualized", "original", "nocomm"):
         return f"{prog}.c"
-    return f"{prog}_{variant}.c"
+    # (stencil13's directional variant is its annotated file)
+    return rb.GRAPH_SOURCES.get((prog, variant), f"{prog}_{variant}.c")
 
 
 def make_available(prog, opts):

@@ -24,6 +24,14 @@ def by_label(resolved):
 
 
 class Steps(unittest.TestCase):
+    def test_variant_built_from_another_file_is_available(self):
+        # stencil13's directional variant is its annotated file (no
+        # stencil13_directional.c): the step must not be skipped.
+        self.assertEqual(ab.variant_source("stencil13", "directional"), "stencil13_annotated.c")
+        opts = argparse.Namespace(bin_map={})
+        self.assertEqual(ab.make_available("stencil13", opts)("directional"), "")
+        self.assertNotEqual(ab.make_available("cannon", opts)("directional"), "")
+
     def test_default_chain(self):
         steps = ab.load_steps(DEFAULT_STEPS)
         # a program with a hybrid variant but no explicit/directional graph
