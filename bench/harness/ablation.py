@@ -204,6 +204,11 @@ def make_plan(opts, steps):
     for prog in opts.programs_list:
         info = dict(rb.DEFAULT_PROGRAM, **rb.PROGRAMS.get(prog, {}))
         args = opts.args_map.get(prog, info["quick"] if opts.quick else info["args"])
+        # --subrank-layout: as run_bench.py's, the subrank runs at VF >= 2 lay
+        # their subranks across the process boundary (the same problem)
+        virtual_args = args
+        if getattr(opts, "subrank_layout", False) and not opts.quick and prog not in opts.args_map and info.get("virtual_args"):
+            virtual_args = info["virtual_args"]
         resolved = resolve_steps(steps, make_available(prog, opts))
         first_opts = options_text(resolved[0]["options"]) if resolved else ""
         used = []
@@ -219,7 +224,7 @@ def make_plan(opts, steps):
             step_cfgs[r["label"]] = [cfg_id(r["variant"], v, options_text(r["options"])) for v in r["vfs"]]
             used += step_cfgs[r["label"]]
         plan[prog] = {"steps": resolved, "step_cfgs": step_cfgs, "ref_virt": ref_virt, "args": args,
-                      "cids": list(dict.fromkeys(used))}
+                      "virtual_args": virtual_args, "cids": list(dict.fromkeys(used))}
     by_id = {c.cid: c for c in ids.values()}
     return plan, by_id
 
@@ -255,8 +260,9 @@ def make_schedule(opts, ctx, plan, by_id):
                     continue
                 k = (rep - 1) % len(cfgs)
                 for c in cfgs[k:] + cfgs[:k]:
+                    subranks = c.variant in rb.TUCANA_VARIANTS and c.v is not None and c.v >= 2
                     job = rb.Job(prog, c.variant, opts.np_map.get(prog, opts.np), c.v, rep,
-                                 binaries[(prog, c.variant)], p["args"], True)
+                                 binaries[(prog, c.variant)], p["virtual_args"] if subranks else p["args"], True)
                     jo = job_opts(opts, rate, c.options if c.variant not in rb.NATIVE_VARIANTS else "")
                     job.cmd = rb.build_command(job, jo, ctx)
                     sched.append((rate, job, jo, c))
@@ -504,6 +510,9 @@ def parse_args(argv):
     ap.add_argument("--np-for", action="append", default=[], metavar="PROGRAM=P", help="per-program P")
     ap.add_argument("--bin", action="append", default=[], metavar="[PROGRAM:]VARIANT=PATH",
                     help="binary of a variant, as in run_bench.py; repeatable")
+    ap.add_argument("--subrank-layout", action="store_true",
+                    help="as run_bench.py's: the subrank runs at VF >= 2 tile the process boundary "
+                         "(the programs' virtual_args), the native and hybrid runs keep the slab")
     ap.add_argument("--quick", action="store_true", help="1 repetition, run_bench.py's small sizes")
     ap.add_argument("--stat", choices=["median", "min"], default="median", help="as in run_bench.py")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")

@@ -227,6 +227,25 @@ class DryRun(unittest.TestCase):
         self.assertTrue(all("--boundary" not in r for r in runs if r.startswith("mpirun")))
         self.assertIn("+ directional graph: directional VF 2,4,8", out)
 
+    def test_subrank_layout(self):
+        # The subrank runs at VF >= 2 get the program's virtual_args (the
+        # subranks tile the process boundary); native and hybrid runs, and
+        # VF 1, keep the slab arguments.
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = [sys.executable, os.path.join(HARNESS, "ablation.py"), "--build", os.path.join(tmp, "b"),
+                   "--dry-run", "--rate", "shm", "--reps", "1", "--programs", "jacobi3d", "--subrank-layout",
+                   "--nocomm-lib", "/bin/true", "--out", os.path.join(tmp, "out")]
+            for v in ("original", "overlap", "tucana", "virtualized", "hybrid", "explicit", "directional", "toucan"):
+                cmd += ["--bin", f"{v}=/bin/true"]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        runs = [line for line in out.splitlines() if "/bin/true" in line and not line.startswith(" ")]
+        slab, tiled = "256 256 128 100 1", "256 256 128 100 2"
+        for r in runs:
+            subranks = "--vf" in r and "--vf 1 " not in r
+            self.assertTrue(r.endswith(tiled if subranks else slab), r)
+        self.assertTrue(any(r.endswith(tiled) for r in runs))
+        self.assertTrue(any("--tasks" in r and r.endswith(slab) for r in runs))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
