@@ -239,9 +239,14 @@ inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handof
   // A lock held across a switch would be released on another thread, or
   // block this worker's other fibers.
   assert(sync::locks_held() == 0 && "a fiber switches while holding a lock");
+  // What the runtime does here for the process (polling MPI, stall checks)
+  // must not leak into the leaving fiber's errno, which switch_context
+  // saves: kept and put back just before the switch (same thread).
+  const int fiber_errno = *errno_;
   maybe_poll();
   fiber::Fiber* next = next_ready();
   trace_switch();
+  *errno_ = fiber_errno;
   fiber::Context* from = self ? &self->context() : nullptr;
   if (next) {
     set_current(next);
@@ -255,11 +260,13 @@ inline void Worker::switch_away(fiber::Fiber* self, const fiber::Handoff& handof
 inline void Worker::yield() {
   assert(sync::locks_held() == 0 && "a fiber yields while holding a lock");
   fiber::Fiber* self = current_;
+  const int fiber_errno = *errno_;  // (as in switch_away)
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   maybe_poll();
   fiber::Fiber* next = nullptr;
   if (process_wide_priority_) next = take_higher_elsewhere(self->priority);
   if (!next) next = pop_ready();
+  *errno_ = fiber_errno;
   if (!next) return;  // nobody else to run: keep going
   trace_switch();
   set_current(next);
