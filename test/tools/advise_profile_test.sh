@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tucana-advise profile under the system MPI's launcher: the preloaded
+# profiler finds advise_test's two call sites with their lines, counts and
+# bytes on every rank, and the driver passes the command's exit status on.
+# Usage: advise_profile_test.sh BIN_DIR MPIEXEC ADVISE_TEST [ARCHIVE]
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/advise" && pwd)/advise_test.c
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
+mpiexec=$2
+prog=$3
+advise="$bin/tucana-advise"
+over=()
+if "$mpiexec" --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then over=(--oversubscribe); fi
+line_a=$(grep -n '/\* ALLTOALL \*/' "$src" | cut -d: -f1)
+line_s=$(grep -n '/\* SENDRECV \*/' "$src" | cut -d: -f1)
+
+# Every rank, every site: the right call, line, count and bytes.
+# 7 iterations, 100 ints per pair in the all-to-all, 3 ints in the ring.
+sites_ok() {  # profile ranks
+  python3 - "$1" "$2" "$line_a" "$line_s" <<'PY'
+import json, subprocess, sys
+prof = json.load(open(sys.argv[1]))
+ranks, la, ls = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+assert prof["ranks"] == ranks and len(prof["per_rank"]) == ranks, (prof["ranks"], len(prof["per_rank"]))
+for r in prof["per_rank"]:
+    calls = {s["call"]: s for s in r["sites"]}
+    assert set(calls) == {"MPI_Alltoall", "MPI_Sendrecv"}, calls.keys()
+    a, s = calls["MPI_Alltoall"], calls["MPI_Sendrecv"]
+    assert a["count"] == 7 and a["bytes"] == 7 * 400 and a["comm_size"] == ranks, a
+    assert s["count"] == 7 and s["bytes"] == 7 * 12 and a["gaps"] == 6, s
+    for site, line in ((a, la), (s, ls)):
+        out = subprocess.run(["addr2line", "-e", site["module"], site["offset"]], stdout=subprocess.PIPE, text=True).stdout
+        assert out.strip().endswith(f"advise_test.c:{line}"), (out, line)
+    assert r["time_s"] > 0 and a["time_s"] > 0
+print("ok")
+PY
+}
+check "profile under $(basename "$mpiexec") -np 4 exits 0" \
+  "$advise" profile -o p4.json -- "$mpiexec" "${over[@]}" -np 4 "$prog" 7 100 3
+check "the profile has both sites of every rank, with lines, counts and bytes" sites_ok p4.json 4
+check "the default profile name is tucana-advise.profile.json" \
+  bash -c "'$advise' profile -- '$mpiexec' ${over[*]} -np 2 '$prog' 7 100 3 && test -s tucana-advise.profile.json"
+check "a program run without a launcher is profiled too (singleton)" \
+  bash -c "'$advise' profile -o p1.json -- '$prog' 7 100 3"
+check "the singleton's profile" sites_ok p1.json 1
+check "the program's exit status is passed on" \
+  expect_status 3 "$advise" profile -o fail.json -- "$mpiexec" "${over[@]}" -np 2 sh -c 'exit 3'
+check "a program that never calls MPI gives an error" \
+  expect_fail_with "error: the program wrote no profile" "$advise" profile -- true
+finish
