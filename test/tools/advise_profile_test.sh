@@ -42,6 +42,26 @@ check "the default profile name is tucana-advise.profile.json" \
 check "a program run without a launcher is profiled too (singleton)" \
   bash -c "'$advise' profile -o p1.json -- '$prog' 7 100 3"
 check "the singleton's profile" sites_ok p1.json 1
+# Nonblocking exchanges: the time of the MPI_Waitall goes to the posts.
+nonblocking_ok() {
+  python3 - p2.json <<'PY'
+import json, sys
+prof = json.load(open(sys.argv[1]))
+for r in prof["per_rank"]:
+    calls = {s["call"]: s for s in r["sites"]}
+    assert {"MPI_Irecv", "MPI_Isend", "MPI_Waitall"} <= set(calls), calls.keys()
+    w, i, o = calls["MPI_Waitall"], calls["MPI_Irecv"], calls["MPI_Isend"]
+    assert w["count"] == 9 and i["count"] == 9 and i["bytes"] == 9 * 12, (w, i)
+    # Every request the Waitall completed was posted at a known site.
+    assert abs(w["attributed_s"] - w["time_s"]) <= 1e-9 + 1e-6 * w["time_s"], w
+    assert abs(i["wait_s"] + o["wait_s"] - w["time_s"]) <= 1e-9 + 1e-6 * w["time_s"], (i, o, w)
+    assert w["wait_s"] == 0 and calls["MPI_Alltoall"]["attributed_s"] == 0
+print("ok")
+PY
+}
+check "profile with nonblocking exchanges" \
+  "$advise" profile -o p2.json -- "$mpiexec" "${over[@]}" -np 2 "$prog" 2 8 3 9
+check "a wait's time is handed to the posts of the requests it completed" nonblocking_ok
 check "the program's exit status is passed on" \
   expect_status 3 "$advise" profile -o fail.json -- "$mpiexec" "${over[@]}" -np 2 sh -c 'exit 3'
 check "a program that never calls MPI gives an error" \

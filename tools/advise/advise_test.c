@@ -2,8 +2,10 @@
  * MPI_Alltoall (the line marked ALLTOALL) and one of MPI_Sendrecv with the
  * ring neighbours (the line marked SENDRECV), with a little computation
  * between the calls, and a check of what arrived.
- * Usage: advise_test [ITERATIONS [ALLTOALL_INTS_PER_PAIR [SENDRECV_INTS]]]
- * (defaults 20, 4096, 16). Exits 1 if a message carried the wrong data. */
+ * With a fourth argument, as many ring exchanges by MPI_Irecv (IRECV),
+ * MPI_Isend (ISEND) and MPI_Waitall (WAITALL) follow.
+ * Usage: advise_test [ITERATIONS [ALLTOALL_INTS_PER_PAIR [SENDRECV_INTS [NONBLOCKING]]]]
+ * (defaults 20, 4096, 16, 0). Exits 1 if a message carried the wrong data. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ int main(int argc, char **argv)
     int iters = argc > 1 ? atoi(argv[1]) : 20;
     int block = argc > 2 ? atoi(argv[2]) : 4096;
     int ring = argc > 3 ? atoi(argv[3]) : 16;
+    int nonblocking = argc > 4 ? atoi(argv[4]) : 0;
     int *out = malloc(sizeof(int) * (size_t)block * size);
     int *in = malloc(sizeof(int) * (size_t)block * size);
     int *sbuf = malloc(sizeof(int) * (size_t)ring), *rbuf = malloc(sizeof(int) * (size_t)ring);
@@ -44,6 +47,15 @@ int main(int argc, char **argv)
                      MPI_STATUS_IGNORE);
         if (rbuf[0] != left + it) bad = 1;
         work[it % 10000] += compute(work, 1000);
+    }
+    for (int it = 0; it < nonblocking; it++) {
+        MPI_Request req[2];
+        for (int j = 0; j < ring; j++) sbuf[j] = rank - it;
+        MPI_Irecv(rbuf, ring, MPI_INT, left, 6, MPI_COMM_WORLD, &req[0]); /* IRECV */
+        MPI_Isend(sbuf, ring, MPI_INT, right, 6, MPI_COMM_WORLD, &req[1]); /* ISEND */
+        work[it % 10000] += compute(work, 1000);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE); /* WAITALL */
+        if (rbuf[0] != left - it) bad = 1;
     }
     if (bad) fprintf(stderr, "advise_test: rank %d received wrong data\n", rank);
     if (rank == 0 && work[0] < 0) printf("%g\n", work[0]);

@@ -15,7 +15,9 @@
  * v and w variants the sum of the counts), the time inside the call, the
  * gaps between the end of one call of the site and the start of the next
  * (sum, min, max: the computation that could hide it) and the size of the
- * communicator.
+ * communicator. A nonblocking post's site also gets the time later spent
+ * in the MPI_Wait* / MPI_Test* calls that completed its requests (wait_s);
+ * the wait's site notes the part of its time so handed on (attributed_s).
  *
  * At MPI_Finalize each rank writes $TUCANA_ADVISE_PROFILE_DIR/rank-N.json
  * (format: docs/advise.md). Without TUCANA_ADVISE_PROFILE_DIR nothing is
@@ -63,12 +65,23 @@ struct tucana_advise_site {
     unsigned long gaps;
     double last_end;      /* end of the latest call */
     int comm_size;        /* of the first call */
+    double wait_s;        /* a post: time later spent completing its requests */
+    double attributed_s;  /* a wait or test: the part of its time in wait_s */
+};
+
+/* The post site of each request in flight (open addressing; key 0: free,
+ * kTombstone: deleted). */
+struct tucana_advise_req {
+    uint64_t key;
+    uintptr_t ra;
 };
 
 struct tucana_advise_rank {
     pthread_mutex_t lock;
     struct tucana_advise_site *sites; /* open addressing on ra */
     size_t n, cap;
+    struct tucana_advise_req *reqs;
+    size_t req_used, req_cap; /* used: live and deleted slots */
     double t_init;
 };
 
@@ -153,6 +166,112 @@ static void record(void *ra, const char *call, double t0, double t1, double byte
         s->bytes += bytes;
         s->time += t1 - t0;
         s->last_end = t1;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* ------------------------------------------- requests and their post site */
+
+static const uint64_t kTombstone = 1;
+
+static uint64_t req_key(MPI_Request req)
+{
+    uint64_t k = 0;
+    memcpy(&k, &req, sizeof req < sizeof k ? sizeof req : sizeof k);
+    /* 0 and 1 are the map's own marks: shift the rare handle that is one. */
+    return k < 2 ? k + 0x100000000ull : k;
+}
+
+static int req_grow(struct tucana_advise_rank *r)
+{
+    size_t cap = r->req_cap ? r->req_cap : 64;
+    size_t live = 0;
+    for (size_t i = 0; i < r->req_cap; i++) live += r->reqs[i].key > kTombstone;
+    while (4 * (live + 1) > cap) cap *= 2;
+    struct tucana_advise_req *t = calloc(cap, sizeof *t);
+    if (t == NULL) return 0;
+    for (size_t i = 0; i < r->req_cap; i++) {
+        if (r->reqs[i].key <= kTombstone) continue;
+        size_t j = slot_of((uintptr_t)r->reqs[i].key, cap);
+        while (t[j].key != 0) j = (j + 1) & (cap - 1);
+        t[j] = r->reqs[i];
+    }
+    free(r->reqs);
+    r->reqs = t;
+    r->req_cap = cap;
+    r->req_used = live;
+    return 1;
+}
+
+/* Under r->lock. */
+static void req_put(struct tucana_advise_rank *r, MPI_Request req, uintptr_t ra)
+{
+    if (req == MPI_REQUEST_NULL) return;
+    if (2 * (r->req_used + 1) > r->req_cap && !req_grow(r)) return;
+    uint64_t k = req_key(req);
+    size_t j = slot_of((uintptr_t)k, r->req_cap), free_slot = (size_t)-1;
+    while (r->reqs[j].key != 0 && r->reqs[j].key != k) {
+        if (r->reqs[j].key == kTombstone && free_slot == (size_t)-1) free_slot = j;
+        j = (j + 1) & (r->req_cap - 1);
+    }
+    if (r->reqs[j].key == 0) {
+        if (free_slot != (size_t)-1) j = free_slot;
+        else r->req_used++;
+    }
+    r->reqs[j].key = k;
+    r->reqs[j].ra = ra;
+}
+
+/* Under r->lock: the slot of req, or NULL. */
+static struct tucana_advise_req *req_find(struct tucana_advise_rank *r, uint64_t k)
+{
+    if (r->req_cap == 0) return NULL;
+    size_t j = slot_of((uintptr_t)k, r->req_cap);
+    while (r->reqs[j].key != 0) {
+        if (r->reqs[j].key == k) return &r->reqs[j];
+        j = (j + 1) & (r->req_cap - 1);
+    }
+    return NULL;
+}
+
+static void post(void *ra, MPI_Request req)
+{
+    struct tucana_advise_rank *r = my_rank();
+    if (r == NULL) return;
+    pthread_mutex_lock(&r->lock);
+    req_put(r, req, (uintptr_t)ra);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* A wait or test at site ra took `time` over the n requests whose handles
+ * were `before`; done[i] says whether request i completed. The time goes
+ * to the post sites of the completed requests (of all of them when none
+ * completed: a test that found nothing), in equal parts; the completed
+ * requests leave the map. */
+static void completed(void *ra, double time, int n, const uint64_t *before, const char *done)
+{
+    struct tucana_advise_rank *r = my_rank();
+    if (r == NULL || n <= 0) return;
+    pthread_mutex_lock(&r->lock);
+    int any_done = 0, shares = 0;
+    for (int i = 0; i < n; i++) any_done |= done[i] && req_find(r, before[i]) != NULL;
+    for (int i = 0; i < n; i++)
+        if ((done[i] || !any_done) && req_find(r, before[i]) != NULL) shares++;
+    if (shares > 0) {
+        double part = time / shares, given = 0;
+        for (int i = 0; i < n; i++) {
+            if (!(done[i] || !any_done)) continue;
+            struct tucana_advise_req *q = req_find(r, before[i]);
+            if (q == NULL) continue;
+            struct tucana_advise_site *p = find_site(r, q->ra);
+            if (p != NULL) {
+                p->wait_s += part;
+                given += part;
+            }
+            if (done[i]) q->key = kTombstone; /* p may have moved the table: q did not */
+        }
+        struct tucana_advise_site *w = find_site(r, (uintptr_t)ra);
+        if (w != NULL) w->attributed_s += given;
     }
     pthread_mutex_unlock(&r->lock);
 }
@@ -284,9 +403,9 @@ static void finish(void)
         json_string(f, mod);
         fprintf(f, ",\"offset\":\"0x%lx\",\"call\":\"%s\",\"count\":%lu,\"bytes\":%.17g,"
                    "\"time_s\":%.9g,\"gap_sum_s\":%.9g,\"gap_min_s\":%.9g,\"gap_max_s\":%.9g,"
-                   "\"gaps\":%lu,\"comm_size\":%d}",
+                   "\"gaps\":%lu,\"comm_size\":%d,\"wait_s\":%.9g,\"attributed_s\":%.9g}",
                 (unsigned long)off, s->call, s->count, s->bytes, s->time, s->gap_sum,
-                s->gap_min, s->gap_max, s->gaps, s->comm_size);
+                s->gap_min, s->gap_max, s->gaps, s->comm_size, s->wait_s, s->attributed_s);
         first = 0;
     }
     fprintf(f, "\n]}\n");
@@ -326,6 +445,16 @@ int MPI_Finalize(void)
     record(ra_, #NAME, t0_, t1_, (BYTES), (COMM));                             \
     return rc_
 
+/* A nonblocking call: the site of its request is remembered (`req`). */
+#define WRAP_POST(NAME, BYTES, COMM, ...)                                      \
+    void *ra_ = __builtin_return_address(0);                                   \
+    double t0_ = now();                                                        \
+    int rc_ = P##NAME(__VA_ARGS__);                                            \
+    double t1_ = now();                                                        \
+    record(ra_, #NAME, t0_, t1_, (BYTES), (COMM));                             \
+    if (rc_ == MPI_SUCCESS) post(ra_, *req);                                   \
+    return rc_
+
 /* point-to-point */
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 { WRAP(MPI_Send, type_bytes(type, count), comm, buf, count, type, dest, tag, comm); }
@@ -353,37 +482,105 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
 }
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               MPI_Request *req)
-{ WRAP(MPI_Isend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
+{ WRAP_POST(MPI_Isend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *req)
-{ WRAP(MPI_Issend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
+{ WRAP_POST(MPI_Issend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
 int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *req)
-{ WRAP(MPI_Irsend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
+{ WRAP_POST(MPI_Irsend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *req)
-{ WRAP(MPI_Ibsend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
+{ WRAP_POST(MPI_Ibsend, type_bytes(type, count), comm, buf, count, type, dest, tag, comm, req); }
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request *req)
-{ WRAP(MPI_Irecv, type_bytes(type, count), comm, buf, count, type, source, tag, comm, req); }
+{ WRAP_POST(MPI_Irecv, type_bytes(type, count), comm, buf, count, type, source, tag, comm, req); }
 
-/* completion: no bytes, no communicator */
+/* Completion: no bytes, no communicator. Each keeps the handles it is
+ * given (completion sets them to MPI_REQUEST_NULL) and hands its time to
+ * the post sites of the requests it completed. */
+#define KEEP(N, REQS)                                                          \
+    void *ra_ = __builtin_return_address(0);                                   \
+    int n_ = (N) > 0 ? (N) : 0;                                                \
+    uint64_t small_[16], *before_ = n_ <= 16 ? small_ : malloc(sizeof(uint64_t) * (size_t)n_); \
+    char smalld_[16], *done_ = n_ <= 16 ? smalld_ : calloc((size_t)n_, 1);     \
+    if (before_ == NULL || done_ == NULL) n_ = 0;                              \
+    for (int i_ = 0; i_ < n_; i_++) {                                          \
+        before_[i_] = req_key((REQS)[i_]);                                     \
+        done_[i_] = 0;                                                         \
+    }                                                                          \
+    double t0_ = now();                                                        \
+    int rc_ =
+#define DONE(NAME)                                                             \
+    double t1_ = now();                                                        \
+    record(ra_, #NAME, t0_, t1_, 0, MPI_COMM_NULL);                            \
+    completed(ra_, t1_ - t0_, n_, before_, done_);                             \
+    if (before_ != small_) free(before_);                                      \
+    if (done_ != smalld_) free(done_);                                         \
+    return rc_
+
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
-{ WRAP(MPI_Wait, 0, MPI_COMM_NULL, req, status); }
+{
+    KEEP(1, req) PMPI_Wait(req, status);
+    if (rc_ == MPI_SUCCESS && n_) done_[0] = 1;
+    DONE(MPI_Wait);
+}
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
-{ WRAP(MPI_Waitall, 0, MPI_COMM_NULL, n, reqs, statuses); }
+{
+    KEEP(n, reqs) PMPI_Waitall(n, reqs, statuses);
+    for (int i = 0; i < n_ && rc_ == MPI_SUCCESS; i++) done_[i] = 1;
+    DONE(MPI_Waitall);
+}
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
-{ WRAP(MPI_Waitany, 0, MPI_COMM_NULL, n, reqs, index, status); }
+{
+    KEEP(n, reqs) PMPI_Waitany(n, reqs, index, status);
+    if (rc_ == MPI_SUCCESS && *index >= 0 && *index < n_) done_[*index] = 1;
+    DONE(MPI_Waitany);
+}
 int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
-{ WRAP(MPI_Waitsome, 0, MPI_COMM_NULL, n, reqs, outcount, indices, statuses); }
+{
+    KEEP(n, reqs) PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+    for (int i = 0; rc_ == MPI_SUCCESS && *outcount != MPI_UNDEFINED && i < *outcount; i++)
+        if (indices[i] >= 0 && indices[i] < n_) done_[indices[i]] = 1;
+    DONE(MPI_Waitsome);
+}
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
-{ WRAP(MPI_Test, 0, MPI_COMM_NULL, req, flag, status); }
+{
+    KEEP(1, req) PMPI_Test(req, flag, status);
+    if (rc_ == MPI_SUCCESS && *flag && n_) done_[0] = 1;
+    DONE(MPI_Test);
+}
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
-{ WRAP(MPI_Testall, 0, MPI_COMM_NULL, n, reqs, flag, statuses); }
+{
+    KEEP(n, reqs) PMPI_Testall(n, reqs, flag, statuses);
+    for (int i = 0; i < n_ && rc_ == MPI_SUCCESS && *flag; i++) done_[i] = 1;
+    DONE(MPI_Testall);
+}
 int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
-{ WRAP(MPI_Testany, 0, MPI_COMM_NULL, n, reqs, index, flag, status); }
+{
+    KEEP(n, reqs) PMPI_Testany(n, reqs, index, flag, status);
+    if (rc_ == MPI_SUCCESS && *flag && *index >= 0 && *index < n_) done_[*index] = 1;
+    DONE(MPI_Testany);
+}
 int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
-{ WRAP(MPI_Testsome, 0, MPI_COMM_NULL, n, reqs, outcount, indices, statuses); }
+{
+    KEEP(n, reqs) PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    for (int i = 0; rc_ == MPI_SUCCESS && *outcount != MPI_UNDEFINED && i < *outcount; i++)
+        if (indices[i] >= 0 && indices[i] < n_) done_[indices[i]] = 1;
+    DONE(MPI_Testsome);
+}
+/* A freed request is no longer ours to follow. */
+int MPI_Request_free(MPI_Request *req)
+{
+    struct tucana_advise_rank *r = my_rank();
+    if (r != NULL && req != NULL && *req != MPI_REQUEST_NULL) {
+        pthread_mutex_lock(&r->lock);
+        struct tucana_advise_req *q = req_find(r, req_key(*req));
+        if (q != NULL) q->key = kTombstone;
+        pthread_mutex_unlock(&r->lock);
+    }
+    return PMPI_Request_free(req);
+}
 
 /* Bytes of the collectives (docs/advise.md): the count the call is given
  * times its type's size -- per rank for the rooted and reducing ones, per
@@ -531,98 +728,98 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 /* nonblocking collectives: the post only; the wait is the MPI_Wait* site */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ibarrier, 0, comm, comm, req);
+    WRAP_POST(MPI_Ibarrier, 0, comm, comm, req);
 }
 int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ibcast, type_bytes(type, count), comm, buf, count, type, root, comm, req);
+    WRAP_POST(MPI_Ibcast, type_bytes(type, count), comm, buf, count, type, root, comm, req);
 }
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int
                 root, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ireduce, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, root,
+    WRAP_POST(MPI_Ireduce, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, root,
          comm, req);
 }
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iallreduce, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
+    WRAP_POST(MPI_Iallreduce, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
          req);
 }
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
               MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iscan, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
+    WRAP_POST(MPI_Iscan, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
          req);
 }
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                 MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iexscan, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
+    WRAP_POST(MPI_Iexscan, type_bytes(type, count), comm, sendbuf, recvbuf, count, type, op, comm,
          req);
 }
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
                         type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ireduce_scatter, type_bytes(type, sum_counts(recvcounts, comm)), comm, sendbuf,
+    WRAP_POST(MPI_Ireduce_scatter, type_bytes(type, sum_counts(recvcounts, comm)), comm, sendbuf,
          recvbuf, recvcounts, type, op, comm, req);
 }
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype
                               type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ireduce_scatter_block, type_bytes(type, recvcount), comm, sendbuf, recvbuf,
+    WRAP_POST(MPI_Ireduce_scatter_block, type_bytes(type, recvcount), comm, sendbuf, recvbuf,
          recvcount, type, op, comm, req);
 }
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                 recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Igather, block(sendbuf, sendcount, sendtype, recvcount, recvtype), comm, sendbuf,
+    WRAP_POST(MPI_Igather, block(sendbuf, sendcount, sendtype, recvcount, recvtype), comm, sendbuf,
          sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const
                  int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm
                  comm, MPI_Request *req)
 {
-    WRAP(MPI_Igatherv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
+    WRAP_POST(MPI_Igatherv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
          recvbuf, recvcounts, displs, recvtype, root, comm, req);
 }
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                  recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iscatter, scatter_block(recvbuf, recvcount, recvtype, sendcount, sendtype), comm,
+    WRAP_POST(MPI_Iscatter, scatter_block(recvbuf, recvcount, recvtype, sendcount, sendtype), comm,
          sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype
                   sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iscatterv, type_bytes(recvtype, recvcount), comm, sendbuf, sendcounts, displs,
+    WRAP_POST(MPI_Iscatterv, type_bytes(recvtype, recvcount), comm, sendbuf, sendcounts, displs,
          sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                    recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Iallgather, type_bytes(recvtype, recvcount), comm, sendbuf, sendcount, sendtype,
+    WRAP_POST(MPI_Iallgather, type_bytes(recvtype, recvcount), comm, sendbuf, sendcount, sendtype,
          recvbuf, recvcount, recvtype, comm, req);
 }
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm
                     comm, MPI_Request *req)
 {
-    WRAP(MPI_Iallgatherv, type_bytes(recvtype, sum_counts(recvcounts, comm)), comm, sendbuf,
+    WRAP_POST(MPI_Iallgatherv, type_bytes(recvtype, sum_counts(recvcounts, comm)), comm, sendbuf,
          sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, req);
 }
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                   recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ialltoall, block(sendbuf, sendcount, sendtype, recvcount, recvtype), comm, sendbuf,
+    WRAP_POST(MPI_Ialltoall, block(sendbuf, sendcount, sendtype, recvcount, recvtype), comm, sendbuf,
          sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
 }
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype
                    sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ialltoallv, v_bytes(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm),
+    WRAP_POST(MPI_Ialltoallv, v_bytes(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm),
          comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
          comm, req);
 }
@@ -630,7 +827,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int
                    rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Ialltoallw, w_bytes(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm),
+    WRAP_POST(MPI_Ialltoallw, w_bytes(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm),
          comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
          comm, req);
 }
@@ -642,13 +839,13 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Isendrecv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
+    WRAP_POST(MPI_Isendrecv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
          dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, req);
 }
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Isendrecv_replace, type_bytes(type, count), comm, buf, count, type, dest, sendtag,
+    WRAP_POST(MPI_Isendrecv_replace, type_bytes(type, count), comm, buf, count, type, dest, sendtag,
          source, recvtag, comm, req);
 }
 /* The large-count point-to-point calls (the collectives' _c forms are not
@@ -668,13 +865,13 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int ta
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                 MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Isend_c, type_bytes(type, (double)count), comm, buf, count, type, dest, tag, comm,
+    WRAP_POST(MPI_Isend_c, type_bytes(type, (double)count), comm, buf, count, type, dest, tag, comm,
          req);
 }
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                 MPI_Comm comm, MPI_Request *req)
 {
-    WRAP(MPI_Irecv_c, type_bytes(type, (double)count), comm, buf, count, type, source, tag, comm,
+    WRAP_POST(MPI_Irecv_c, type_bytes(type, (double)count), comm, buf, count, type, source, tag, comm,
          req);
 }
 #endif /* MPI_VERSION >= 4 */
