@@ -144,16 +144,13 @@ static void record(void *ra, const char *call, double t0, double t1, double byte
 {
     struct tucana_advise_rank *r = my_rank();
     if (r == NULL) return;
-    int comm_size = 0;
+    int first = 0;
     pthread_mutex_lock(&r->lock);
     struct tucana_advise_site *s = find_site(r, (uintptr_t)ra);
     if (s != NULL) {
         if (s->count == 0) {
             s->call = call;
-            /* PMPI_Comm_size under our lock is a local query (no switch). */
-            if (comm != MPI_COMM_NULL) PMPI_Comm_size(comm, &comm_size);
-            s->comm_size = comm_size;
-            s->gap_min = 0;
+            first = 1;
         } else {
             double gap = t0 - s->last_end;
             if (gap < 0) gap = 0;
@@ -168,6 +165,16 @@ static void record(void *ra, const char *call, double t0, double t1, double byte
         s->last_end = t1;
     }
     pthread_mutex_unlock(&r->lock);
+    /* The communicator's size, once per site, with no lock held: no MPI
+     * call is made under a lock (on Tucana a call may switch fibers). */
+    if (first && comm != MPI_COMM_NULL) {
+        int size = 0;
+        PMPI_Comm_size(comm, &size);
+        pthread_mutex_lock(&r->lock);
+        s = find_site(r, (uintptr_t)ra);
+        if (s != NULL) s->comm_size = size;
+        pthread_mutex_unlock(&r->lock);
+    }
 }
 
 /* ------------------------------------------- requests and their post site */
