@@ -62,6 +62,16 @@ PY
 check "profile with nonblocking exchanges" \
   "$advise" profile -o p2.json -- "$mpiexec" "${over[@]}" -np 2 "$prog" 2 8 3 9
 check "a wait's time is handed to the posts of the requests it completed" nonblocking_ok
+# MPICH (Hydra's -genv), when it is installed next to the default MPI: the
+# profiler and the program built with MPICH's mpicc.
+if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then
+  check "the profiler builds with MPICH" \
+    mpicc.mpich -O2 -fPIC -shared -o libmpich_profile.so "$(dirname "$src")/profile.c" -ldl
+  check "advise_test builds with MPICH" mpicc.mpich -g -O1 "$src" -o app_mpich
+  check "profile --profiler LIB -- mpiexec.hydra -n 4" \
+    "$advise" profile --profiler libmpich_profile.so -o pm.json -- mpiexec.hydra -n 4 ./app_mpich 7 100 3
+  check "MPICH: the profile has both sites of every rank" sites_ok pm.json 4
+fi
 check "the program's exit status is passed on" \
   expect_status 3 "$advise" profile -o fail.json -- "$mpiexec" "${over[@]}" -np 2 sh -c 'exit 3'
 check "a program that never calls MPI gives an error" \

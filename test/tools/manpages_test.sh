@@ -51,7 +51,7 @@ for opt in -o -p --extra-arg --version; do
   fi
 done
 # tucana-advise (Python): each subcommand's options in the page and in its --help.
-for spec in "calibrate --name -o --quick" "profile -o" "report --calibration --top --percent --json" \
+for spec in "calibrate --name -o --quick" "profile -o --profiler" "report --calibration --top --percent --json" \
             "check --json" "rewrite --mpi --tucana -o --profile --test-freq --tune" "--version"; do
   set -- $spec
   sub=$1

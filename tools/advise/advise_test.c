@@ -50,11 +50,12 @@ int main(int argc, char **argv)
     }
     for (int it = 0; it < nonblocking; it++) {
         MPI_Request req[2];
+        MPI_Status st[2];
         for (int j = 0; j < ring; j++) sbuf[j] = rank - it;
         MPI_Irecv(rbuf, ring, MPI_INT, left, 6, MPI_COMM_WORLD, &req[0]); /* IRECV */
         MPI_Isend(sbuf, ring, MPI_INT, right, 6, MPI_COMM_WORLD, &req[1]); /* ISEND */
         work[it % 10000] += compute(work, 1000);
-        MPI_Waitall(2, req, MPI_STATUSES_IGNORE); /* WAITALL */
+        MPI_Waitall(2, req, st); /* WAITALL */
         if (rbuf[0] != left - it) bad = 1;
     }
     if (bad) fprintf(stderr, "advise_test: rank %d received wrong data\n", rank);
