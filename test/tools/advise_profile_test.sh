@@ -62,6 +62,50 @@ PY
 check "profile with nonblocking exchanges" \
   "$advise" profile -o p2.json -- "$mpiexec" "${over[@]}" -np 2 "$prog" 2 8 3 9
 check "a wait's time is handed to the posts of the requests it completed" nonblocking_ok
+# The bytes of the collectives (docs/advise.md's table), on 3 ranks.
+cat >coll.c <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, buf[64] = {0}, out[64] = {0}, counts[8], displs[8], two[8], twod[8];
+  double d[3] = {1, 2, 3}, e[3];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int i = 0; i < size; i++) { counts[i] = i + 1; displs[i] = i * (i + 1) / 2; two[i] = 2; twod[i] = 2 * i; }
+  MPI_Bcast(buf, 10, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(d, e, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) MPI_Gatherv(MPI_IN_PLACE, 0, MPI_INT, out, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  else MPI_Gatherv(buf, rank + 1, MPI_INT, out, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Alltoallv(buf, two, twod, MPI_INT, out, two, twod, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgatherv(buf, rank + 1, MPI_INT, out, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  MPI_Reduce_scatter_block(buf, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Ialltoall(buf, 5, MPI_INT, out, 5, MPI_INT, MPI_COMM_WORLD, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+C
+coll_ok() {
+  python3 - coll.json <<'PY'
+import json, sys
+prof = json.load(open(sys.argv[1]))
+want = {"MPI_Bcast": 40, "MPI_Allreduce": 24, "MPI_Alltoallv": 3 * 2 * 4, "MPI_Allgatherv": 6 * 4,
+        "MPI_Reduce_scatter_block": 16, "MPI_Ialltoall": 20, "MPI_Wait": 0, "MPI_Barrier": 0}
+for r in prof["per_rank"]:
+    got = {s["call"]: s["bytes"] for s in r["sites"]}
+    w = dict(want, MPI_Gatherv=4 * (r["rank"] + 1))  # the root's own block, in place
+    assert got == w, (r["rank"], got, w)
+    calls = {s["call"]: s for s in r["sites"]}
+    assert calls["MPI_Ialltoall"]["wait_s"] == calls["MPI_Wait"]["attributed_s"] == calls["MPI_Wait"]["time_s"]
+print("ok")
+PY
+}
+check "a program of collectives builds" "${MPICC:-mpicc}" -g coll.c -o coll
+check "profile it on 3 ranks" "$advise" profile -o coll.json -- "$mpiexec" "${over[@]}" -np 3 ./coll
+check "the bytes of each collective" coll_ok
+
 # MPICH (Hydra's -genv), when it is installed next to the default MPI: the
 # profiler and the program built with MPICH's mpicc.
 if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then

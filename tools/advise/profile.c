@@ -621,6 +621,17 @@ static double v_bytes(const void *sendbuf, const int sendcounts[], MPI_Datatype 
     return type_bytes(sendtype, sum_counts(sendcounts, comm));
 }
 
+/* Gatherv and scatterv: the rank's own block, which at an MPI_IN_PLACE root
+ * is its entry of the root's counts. */
+static double own_block(const void *buf, int count, MPI_Datatype type, const int root_counts[],
+                        MPI_Datatype root_type, MPI_Comm comm)
+{
+    if (buf != MPI_IN_PLACE) return type_bytes(type, count);
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    return root_counts != NULL ? type_bytes(root_type, root_counts[rank]) : 0;
+}
+
 /* Scatter keeps the rank's own block (what every rank receives). */
 static double scatter_block(const void *recvbuf, int recvcount, MPI_Datatype recvtype,
                             int sendcount, MPI_Datatype sendtype)
@@ -681,7 +692,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm
                 comm)
 {
-    WRAP(MPI_Gatherv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
+    WRAP(MPI_Gatherv, own_block(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm), comm, sendbuf, sendcount, sendtype,
          recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
@@ -694,7 +705,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm
                  comm)
 {
-    WRAP(MPI_Scatterv, type_bytes(recvtype, recvcount), comm, sendbuf, sendcounts, displs,
+    WRAP(MPI_Scatterv, own_block(recvbuf, recvcount, recvtype, sendcounts, sendtype, comm), comm, sendbuf, sendcounts, displs,
          sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
@@ -787,7 +798,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm
                  comm, MPI_Request *req)
 {
-    WRAP_POST(MPI_Igatherv, type_bytes(sendtype, sendcount), comm, sendbuf, sendcount, sendtype,
+    WRAP_POST(MPI_Igatherv, own_block(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm), comm, sendbuf, sendcount, sendtype,
          recvbuf, recvcounts, displs, recvtype, root, comm, req);
 }
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
@@ -800,7 +811,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *req)
 {
-    WRAP_POST(MPI_Iscatterv, type_bytes(recvtype, recvcount), comm, sendbuf, sendcounts, displs,
+    WRAP_POST(MPI_Iscatterv, own_block(recvbuf, recvcount, recvtype, sendcounts, sendtype, comm), comm, sendbuf, sendcounts, displs,
          sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
