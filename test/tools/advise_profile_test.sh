@@ -116,6 +116,9 @@ if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; the
     "$advise" profile --profiler libmpich_profile.so -o pm.json -- mpiexec.hydra -n 4 ./app_mpich 7 100 3
   check "MPICH: the profile has both sites of every rank" sites_ok pm.json 4
 fi
+check "a launcher behind a wrapper (env) gets the profiler too" \
+  "$advise" profile -o pe.json -- env ADVISE_TEST_WRAPPED=1 "$mpiexec" "${over[@]}" -np 2 "$prog" 7 100 3
+check "... whose profile has both sites of every rank" sites_ok pe.json 2
 check "the program's exit status is passed on" \
   expect_status 3 "$advise" profile -o fail.json -- "$mpiexec" "${over[@]}" -np 2 sh -c 'exit 3'
 check "a program that never calls MPI gives an error" \
