@@ -50,6 +50,23 @@ for opt in -o -p --extra-arg --version; do
     failures=$((failures + 1)); echo "FAIL: tucana-translate.1 does not document $opt"
   fi
 done
+# tucana-advise (Python): each subcommand's options in the page and in its --help.
+for spec in "calibrate --name -o --quick" "profile -o --profiler" "report --calibration --top --percent --json" \
+            "check --json" "rewrite --mpi --tucana -o --profile --test-freq --tune" "--version"; do
+  set -- $spec
+  sub=$1
+  shift
+  [ "$sub" = --version ] && set -- --version && sub=""
+  help=$("$bin/tucana-advise" $sub --help 2>&1)
+  for opt in "$@"; do
+    if page_text "$root/docs/man/tucana-advise.1" | grep -qF -- "$opt"; then passes=$((passes + 1)); else
+      failures=$((failures + 1)); echo "FAIL: tucana-advise.1 does not document $opt"
+    fi
+    if grep -qF -- "$opt" <<<"$help"; then passes=$((passes + 1)); else
+      failures=$((failures + 1)); echo "FAIL: tucana-advise $sub --help does not mention $opt"
+    fi
+  done
+done
 if man -l "$root/docs/man/tucana-run.1" >/dev/null 2>&1 || ! command -v man >/dev/null; then passes=$((passes + 1)); else
   failures=$((failures + 1)); echo "FAIL: man cannot render tucana-run.1"
 fi
