@@ -102,16 +102,16 @@ class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
     return true;
   }
   bool add(Stmt* body) {
-    if (auto* c = dyn_cast_or_null<CompoundStmt>(body)) bodies.push_back(c);
+    if (isa_and_nonnull<CompoundStmt>(body) || isa_and_nonnull<Expr>(body)) bodies.push_back(body);
     return true;
   }
-  std::vector<const CompoundStmt*> bodies;
+  std::vector<const Stmt*> bodies;
   std::vector<const FunctionDecl*> callees;
 };
 
 class LoopRewriter {
  public:
-  LoopRewriter(ASTContext& ctx, Rewriter& rw, const Options& opts, std::set<const CompoundStmt*>& progress,
+  LoopRewriter(ASTContext& ctx, Rewriter& rw, const Options& opts, std::set<const Stmt*>& progress,
                std::set<const FunctionDecl*>& visited)
       : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw), opts_(opts), progress_(progress), visited_(visited) {}
 
@@ -361,10 +361,19 @@ class LoopRewriter {
       lf.bodies.insert(lf.bodies.end(), inner.bodies.begin(), inner.bodies.end());
       work.insert(work.end(), inner.callees.begin(), inner.callees.end());
     }
-    for (const CompoundStmt* b : lf.bodies) {
-      if (progress_.count(b) || !sm_.isInMainFile(loc(b->getLBracLoc()))) continue;
+    for (const Stmt* b : lf.bodies) {
+      if (progress_.count(b) || !sm_.isInMainFile(loc(b->getBeginLoc()))) continue;
       progress_.insert(b);
-      rw_.InsertTextAfterToken(loc(b->getLBracLoc()), " tucana_cco_progress();");
+      if (auto* c = dyn_cast<CompoundStmt>(b)) {
+        rw_.InsertTextAfterToken(loc(c->getLBracLoc()), " tucana_cco_progress();");
+        continue;
+      }
+      // A body without braces gets them.
+      if (b->getBeginLoc().isMacroID() || b->getEndLoc().isMacroID()) continue;
+      SourceLocation semi = Lexer::findLocationAfterToken(b->getEndLoc(), tok::semi, sm_, ctx_.getLangOpts(), false);
+      if (semi.isInvalid()) continue;
+      rw_.InsertTextBefore(b->getBeginLoc(), "{ tucana_cco_progress(); ");
+      rw_.InsertTextAfter(semi, " }");
     }
   }
 
@@ -372,7 +381,7 @@ class LoopRewriter {
   SourceManager& sm_;
   Rewriter& rw_;
   const Options& opts_;
-  std::set<const CompoundStmt*>& progress_;
+  std::set<const Stmt*>& progress_;
   std::set<const FunctionDecl*>& visited_;
   bool posts_waited_ = false;
 };
@@ -410,7 +419,7 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   std::sort(loops.begin(), loops.end(), [&](const LoopReport* a, const LoopReport* b) {
     return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(b->loop->getBeginLoc()), sm.getExpansionLoc(a->loop->getBeginLoc()));
   });
-  std::set<const CompoundStmt*> progress;
+  std::set<const Stmt*> progress;
   std::set<const FunctionDecl*> visited;
   int done = 0;
   std::vector<std::pair<unsigned, std::string>> notes;
