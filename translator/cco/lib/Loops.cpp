@@ -451,13 +451,15 @@ std::string join(const std::vector<std::string>& v, const std::string& sep, cons
 }  // namespace
 
 std::string format_text(const CheckResult& r, const std::string& name) {
-  std::ostringstream out;
+  std::vector<std::pair<unsigned, std::string>> lines;  // in the order of the file
   for (const LoopReport& l : r.loops)
     for (const Site& s : l.sites) {
+      std::ostringstream out;
       std::string at = s.call + " at line " + std::to_string(s.line);
       if (!l.loop) {
         out << name << ":" << s.line << ":" << s.col << ": note: " << at << " cannot be pipelined: " << join(s.reasons, "; ")
             << "\n";
+        lines.push_back({s.line, out.str()});
         continue;
       }
       out << name << ":" << l.line << ":" << l.col << ": ";
@@ -471,8 +473,12 @@ std::string format_text(const CheckResult& r, const std::string& name) {
         case Verdict::Unsupported: out << "note: " << loop << at << " cannot be pipelined: " << join(s.reasons, "; "); break;
       }
       out << "\n";
+      lines.push_back({l.line, out.str()});
     }
-  return out.str();
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string text;
+  for (auto& x : lines) text += x.second;
+  return text;
 }
 
 std::string format_json(const CheckResult& r, const std::string& name) {
