@@ -12,6 +12,7 @@
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
+#include "tucana/translate/MpiCalls.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
 namespace tucana::cco {
@@ -386,6 +387,93 @@ class LoopRewriter {
   bool posts_waited_ = false;
 };
 
+// Whether `s`, or a function of this file it calls, calls an MPI collective.
+bool calls_collective(const Stmt* s, std::set<const FunctionDecl*>& seen) {
+  if (!s) return false;
+  if (auto* c = dyn_cast<CallExpr>(s))
+    if (const FunctionDecl* f = c->getDirectCallee()) {
+      bool known = false;
+      if (translate::classify_mpi_call(f->getName(), &known).collective() && known) return true;
+      const FunctionDecl* def = nullptr;
+      if (f->hasBody(def) && def && seen.insert(def).second && calls_collective(def->getBody(), seen)) return true;
+    }
+  for (const Stmt* c : s->children())
+    if (calls_collective(c, seen)) return true;
+  return false;
+}
+
+// `rewrite --tucana`: one Tucana region per statement of the body, with the
+// dependences of the analysis as the graph: each part is a chain; Before(i+1)
+// does not wait for Comm(i) or After(i), Comm(i) does not wait for After(i-1),
+// except where a buffer would need a replica (then it waits).
+std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const Site& site) {
+  SourceManager& sm = ctx.getSourceManager();
+  auto* loop = cast<ForStmt>(lr.loop);
+  auto* body = cast<CompoundStmt>(loop->getBody());
+  std::vector<const Stmt*> stmts(body->body_begin(), body->body_end());
+  for (unsigned k = 0; k < stmts.size(); ++k) {
+    if (auto* d = dyn_cast<DeclStmt>(stmts[k])) {
+      auto* v = dyn_cast<VarDecl>(*d->decl_begin());
+      return "declarations in the loop body: a Tucana region cannot be a declaration (declare '" +
+             (v ? v->getNameAsString() : std::string("it")) + "' before the loop)";
+    }
+    if (sm.getExpansionLoc(stmts[k]->getBeginLoc()) != stmts[k]->getBeginLoc())
+      return "a statement of the loop body starts in a macro";
+    std::set<const FunctionDecl*> seen;
+    if ((k < site.first || k > site.last) && calls_collective(stmts[k], seen))
+      return "Before or After calls an MPI collective: its order against Comm's across ranks would depend on timing";
+  }
+  bool send_rep = false, recv_rep = false;
+  for (unsigned x : site.replicate_args) {
+    unsigned k = x >> 8, arg = x & 0xff;
+    const CallExpr* c = top_level_call(stmts[k]);
+    const CommSpec* spec = find_comm(c->getDirectCallee()->getName());
+    for (const BufferArg& b : spec->buffers)
+      if (static_cast<unsigned>(b.buf) == arg) (b.written ? recv_rep : send_rep) = true;
+    for (int i : spec->read_arrays)
+      if (static_cast<unsigned>(i) == arg) send_rep = true;
+  }
+  unsigned nb = site.first, nc = site.last - site.first + 1, na = static_cast<unsigned>(stmts.size()) - site.last - 1;
+  auto name = [&](unsigned k) {
+    if (k < site.first) return "cco_before" + std::to_string(k + 1);
+    if (k <= site.last) return "cco_comm" + std::to_string(k - site.first + 1);
+    return "cco_after" + std::to_string(k - site.last);
+  };
+  auto is_post = [&](unsigned k) {
+    const CallExpr* c = top_level_call(stmts[k]);
+    const CommSpec* spec = c && c->getDirectCallee() ? find_comm(c->getDirectCallee()->getName()) : nullptr;
+    return spec && spec->post;
+  };
+  std::string last_b = nb ? name(nb - 1) : "", last_c = name(site.last), last_a = na ? name(site.last + na) : "";
+  for (unsigned k = 0; k < stmts.size(); ++k) {
+    std::vector<std::string> deps;
+    if (k == 0 && nb > 0) {
+      if (nb > 1) deps.push_back(last_b + "*");
+      if (send_rep) deps.push_back(last_c + "*");  // the send buffers are free again
+    } else if (k == site.first || (k <= site.last && is_post(k))) {
+      // Posts do not wait for each other: a region is done when its requests are.
+      if (nb) deps.push_back(last_b);
+      if (recv_rep && na) deps.push_back(last_a + "*");  // the receive buffers were read
+    } else if (k <= site.last && is_post(k - 1)) {
+      // The wait after the posts: on all of them.
+      for (unsigned j = site.first; j < k; ++j) deps.push_back(name(j));
+    } else if (k == site.last + 1) {
+      deps.push_back(last_c);
+      if (na > 1) deps.push_back(last_a + "*");
+    } else {
+      deps.push_back(name(k - 1));
+    }
+    std::string text = "#pragma tucana region(" + name(k) + ") depends(";
+    for (size_t i = 0; i < deps.size(); ++i) text += (i ? ", " : "") + deps[i];
+    text += ")\n" + std::string(sm.getExpansionColumnNumber(stmts[k]->getBeginLoc()) - 1, ' ');
+    rw.InsertTextBefore(stmts[k]->getBeginLoc(), text);
+  }
+  (void)nc;
+  rw.InsertTextBefore(loop->getBeginLoc(), "#pragma tucana superblock\n" +
+                                               std::string(sm.getExpansionColumnNumber(loop->getBeginLoc()) - 1, ' '));
+  return "";
+}
+
 }  // namespace
 
 RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& opts, const PragmaList& pragmas) {
@@ -445,8 +533,13 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
       notes.push_back({l->line, prefix + "not rewritten: " + why});
       continue;
     }
-    LoopRewriter lrw(ctx, rw, opts, progress, visited);
-    std::string refused = lrw.run(*l, *chosen);
+    std::string refused;
+    if (opts.mode == Options::Mode::RewriteTucana) {
+      refused = annotate(ctx, rw, *l, *chosen);
+    } else {
+      LoopRewriter lrw(ctx, rw, opts, progress, visited);
+      refused = lrw.run(*l, *chosen);
+    }
     if (!refused.empty()) {
       notes.push_back({l->line, prefix + "not rewritten: " + chosen->call + " at line " + std::to_string(chosen->line) +
                                     ": " + refused});
@@ -455,12 +548,13 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     ++done;
     std::string rep;
     for (const std::string& x : chosen->replicate) rep += (rep.empty() ? "" : ", ") + ("'" + x + "'");
-    notes.push_back({l->line, prefix + "pipelined " + chosen->call + " at line " + std::to_string(chosen->line) +
+    const char* done_what = opts.mode == Options::Mode::RewriteTucana ? "annotated for Tucana: " : "pipelined ";
+    notes.push_back({l->line, prefix + done_what + chosen->call + " at line " + std::to_string(chosen->line) +
                                   (rep.empty() ? "" : " (replicates " + rep + ")")});
   }
   std::sort(notes.begin(), notes.end());
   for (auto& n : notes) result.notes.push_back(n.second);
-  if (done > 0) {
+  if (done > 0 && opts.mode == Options::Mode::RewriteMpi) {
     // The helpers before the first function of the file.
     SourceLocation first;
     for (const Decl* d : ctx.getTranslationUnitDecl()->decls())

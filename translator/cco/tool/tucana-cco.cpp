@@ -139,8 +139,6 @@ int main(int argc, const char** argv) {
     if (llvm::sys::fs::equivalent(input, output) ||
         llvm::sys::path::remove_leading_dotslash(input) == llvm::sys::path::remove_leading_dotslash(output))
       return fail("refusing to write the output over the input file '" + input + "'");
-    if (opts.mode == tucana::cco::Options::Mode::RewriteTucana)
-      return fail("'rewrite --tucana' is not implemented yet: use 'rewrite --mpi'");
   }
   opts.mode = check ? tucana::cco::Options::Mode::Check : opts.mode;
   opts.display_name = input;
