@@ -278,7 +278,12 @@ class LoopRewriter {
     std::string pending = "tucana_cco_pending_" + sfx, prev = "tucana_cco_prev_" + sfx, cur = "tucana_cco_cur_" + sfx;
     o << "  for (" << text(SourceRange(loop->getLParenLoc().getLocWithOffset(1), loop->getRParenLoc()), false) << ") {\n";
     if (!before_text.empty()) o << at(body_begin) << before_text << "\n" << gen;
-    o << "    if (" << pending << ") {\n" << waits << "    }\n" << icomm.str();
+    std::string inner_waits;  // indented one level more inside the if
+    for (size_t i = 0; i < waits.size(); ++i) {
+      if (i == 0 || waits[i - 1] == '\n') inner_waits += "  ";
+      inner_waits += waits[i];
+    }
+    o << "    if (" << pending << ") {\n" << inner_waits << "    }\n" << icomm.str();
     o << "    " << begin_call << "\n";
     o << "    if (" << pending << ") {\n      " << type << " " << cur << " = " << v << ";\n      " << v << " = " << prev
       << ";\n";
