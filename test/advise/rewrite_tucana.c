@@ -19,7 +19,7 @@ void fill(double *x, int it) {
 
 void ring(int niter, int left, int right) {
   MPI_Request reqs[2];
-  // NOTE: [[FILE]]:[[@LINE+6]]:3: note: loop over 'it': annotated for Tucana: MPI_Irecv at line [[@LINE+8]] (replicates 'in', 'out')
+  // NOTE: [[FILE]]:[[@LINE+6]]:3: note: loop over 'it': annotated for Tucana: MPI_Irecv at line [[@LINE+8]] (regions wait instead of replicating 'in', 'out')
   // CHECK: #pragma tucana superblock
   // CHECK-NEXT: for (int it = 0; it < niter; ++it) {
   // CHECK-NEXT: #pragma tucana region(cco_before1) depends(cco_comm3*)

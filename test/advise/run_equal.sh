@@ -13,11 +13,11 @@ rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
 notes=$("$cco" rewrite --mpi "$src" -o "$work/$name.cco.c" --) || fail "tucana-cco rewrite failed"
 echo "$notes"
 grep -q ": pipelined " <<<"$notes" || fail "no loop of $name was pipelined"
-"$mpicc" -O2 -o "$work/$name.orig" "$src" || fail "the original does not build"
+"$mpicc" -O2 -o "$work/$name.orig" "$src" -lm || fail "the original does not build"
 for freq in default 1 0; do
   def=""
   [ "$freq" = default ] || def="-DTUCANA_CCO_TEST_FREQ=$freq"
-  "$mpicc" -O2 -Wall -Wextra -Werror $def -o "$work/$name.cco.$freq" "$work/$name.cco.c" ||
+  "$mpicc" -O2 -Wall -Wextra -Werror $def -o "$work/$name.cco.$freq" "$work/$name.cco.c" -lm ||
     fail "the rewritten program does not build cleanly ($def)"
 done
 run() { timeout 120 "$mpirun" --oversubscribe -np "$np" "$@"; }

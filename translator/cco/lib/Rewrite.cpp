@@ -555,7 +555,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     for (const std::string& x : chosen->replicate) rep += (rep.empty() ? "" : ", ") + ("'" + x + "'");
     const char* done_what = opts.mode == Options::Mode::RewriteTucana ? "annotated for Tucana: " : "pipelined ";
     notes.push_back({l->line, prefix + done_what + chosen->call + " at line " + std::to_string(chosen->line) +
-                                  (rep.empty() ? "" : " (replicates " + rep + ")")});
+                                  (rep.empty() ? ""
+                                   : opts.mode == Options::Mode::RewriteTucana ? " (regions wait instead of replicating " + rep + ")"
+                                                                                : " (replicates " + rep + ")")});
   }
   std::sort(notes.begin(), notes.end());
   for (auto& n : notes) result.notes.push_back(n.second);
