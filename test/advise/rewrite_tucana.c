@@ -42,9 +42,10 @@ void ring(int niter, int left, int right) {
 }
 
 void declared(int niter) {
-  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Allreduce at line [[@LINE+3]]: declarations in the loop body: a Tucana region cannot be a declaration (declare 'x' before the loop)
+  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Allreduce at line [[@LINE+4]]: declarations in the loop body: a Tucana region cannot be a declaration (declare 'x' before the loop)
   for (int it = 0; it < niter; ++it) {
-    double x = it;
-    MPI_Allreduce(&x, acc, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    double x = it * 2.0;
+    acc[1] = x;
+    MPI_Allreduce(acc, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }

@@ -66,3 +66,34 @@ void others(int n) {
   // CHECK: [[FILE]]:[[@LINE+1]]:3: note: MPI_Bcast at line [[@LINE+1]] cannot be pipelined: not in a loop
   MPI_Bcast(edge, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
+
+// The loop variable written in the body; the loop condition reading what
+// After writes; a buffer declared in the body.
+void header(int niter) {
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+2]] is not safe to pipeline: the loop variable 'it' is written in the body (line [[@LINE+3]])
+  for (int it = 0; it < niter; ++it) {
+    MPI_Allreduce(edge, halo, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    it += (int)halo[0];
+  }
+  int done = 0;
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+2]] is not safe to pipeline: After(i) writes 'done' (line [[@LINE+3]]) which the loop header of iteration i+1 reads (line [[@LINE+1]])
+  for (int it = 0; it < niter && !done; ++it) {
+    MPI_Allreduce(edge, halo, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    done = halo[0] > 1;
+  }
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: buffer 'local' (line [[@LINE+3]]) is declared in the loop body: it would not outlive the iteration while Comm(i) is in flight
+  for (int it = 0; it < niter; ++it) {
+    double local = it;
+    MPI_Allreduce(&local, halo, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
+
+// MPI_IN_PLACE: the receive buffer is read too, so After(i-1) writing it is a true dependence.
+void in_place(int niter) {
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i-1) writes 'halo' (line [[@LINE+4]]) which Comm(i) reads (line [[@LINE+3]])
+  for (int it = 0; it < niter; ++it) {
+    edge[0] = it;
+    MPI_Allreduce(MPI_IN_PLACE, halo, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    halo[1] = 0;
+  }
+}

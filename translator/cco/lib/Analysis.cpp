@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
@@ -293,9 +294,12 @@ class Walker {
     std::string name = f->getNameAsString();
     auto arg = [&](unsigned i) -> const Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
     if (const CommSpec* spec = find_comm(name)) {
+      bool in_place = false;
+      for (const BufferArg& b : spec->buffers)
+        if (const Expr* e = arg(b.buf); e && b.read && !b.written) in_place |= is_in_place(e, an_.ctx);
       for (const BufferArg& b : spec->buffers)
         if (const Expr* e = arg(b.buf)) {
-          pointee_access(e, b.read, b.written, comm_);
+          pointee_access(e, b.read || in_place, b.written, comm_);
           if (comm_) {
             if (auto p = pointee(e)) (b.written ? out_.recv_bufs : out_.send_bufs)[*p] = Access{*p, line_};
           }
@@ -450,6 +454,16 @@ Effects Analyzer::effects(const Stmt* s, unsigned line, bool comm) {
 
 Obj Analyzer::root(const FunctionDecl* f, const Obj& o) { return impl_->alias(f).root(o); }
 std::vector<Obj> Analyzer::members(const FunctionDecl* f, const Obj& o) { return impl_->alias(f).members(o); }
+
+bool is_in_place(const Expr* e, ASTContext& ctx) {
+  SourceLocation loc = e->getBeginLoc();
+  const SourceManager& sm = ctx.getSourceManager();
+  while (loc.isMacroID()) {
+    if (clang::Lexer::getImmediateMacroName(loc, sm, ctx.getLangOpts()) == "MPI_IN_PLACE") return true;
+    loc = sm.getImmediateMacroCallerLoc(loc);
+  }
+  return false;
+}
 
 const CallExpr* top_level_call(const Stmt* s) {
   const Expr* e = dyn_cast_or_null<Expr>(s);

@@ -135,6 +135,42 @@ class SiteChecker {
     }
     std::vector<std::string>& r = site.reasons;
     find_jumps(body, false, false, sm, r);
+    auto L0 = [](unsigned l) { return std::to_string(l); };
+    // The loop variable must be the loop header's alone.
+    for (const Effects* part : {&before, &comm, &after})
+      for (const auto& [o, a] : part->writes)
+        if (o.d == var_ && o.level == 0) {
+          r.push_back("the loop variable '" + obj_name(o) + "' is written in the body (line " + L0(a.line) + ")");
+          break;
+        }
+    // Buffers of the body's own variables do not outlive the iteration.
+    for (const std::map<Obj, Access>* m : {&comm.send_bufs, &comm.recv_bufs, &comm.count_arrays})
+      for (const auto& [o, a] : *m)
+        if (o.level == 0 && body_local(o.d) && o.d != var_)
+          r.push_back("buffer '" + obj_name(o) + "' (line " + L0(a.line) +
+                      ") is declared in the loop body: it would not outlive the iteration while Comm(i) is in flight");
+    // The condition and the increment of iteration i+1 run before After(i)
+    // and while Comm(i) is in flight.
+    if (auto* f = dyn_cast<ForStmt>(loop_)) {
+      unsigned line = sm.getExpansionLineNumber(loop_->getBeginLoc());
+      Effects header;
+      if (f->getCond()) merge(header, an_.effects(f->getCond(), line, false));
+      if (f->getInc()) merge(header, an_.effects(f->getInc(), line, false));
+      for (const auto& [o, h] : header.reads) {
+        if (is_private(o)) continue;
+        Obj x = an_.root(f_, o);
+        for (const auto& [w, a] : after.writes)
+          if (an_.root(f_, w) == x && !is_private(w))
+            r.push_back("After(i) writes '" + obj_name(w) + "' (line " + L0(a.line) +
+                        ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
+        for (const auto& [w, c] : comm.async_writes)
+          if (an_.root(f_, w) == x && !is_private(w))
+            r.push_back("Comm(i) writes '" + obj_name(w) + "' (line " + L0(c.line) +
+                        ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
+      }
+      for (const auto& [name, line2] : header.unknown)
+        r.push_back("unknown side effects of '" + name + "' (line " + L0(line2) + ") in the loop header");
+    }
     for (auto& [name, line] : unknown)
       r.push_back("unknown side effects of '" + name + "' (line " + std::to_string(line) +
                   "): give it a body or a '#pragma cco override'");
@@ -205,7 +241,9 @@ class SiteChecker {
         if (arg < 0 || static_cast<unsigned>(arg) >= call->getNumArgs()) return;
         auto p = pointee_of(call->getArg(arg));
         if (!p || !replicate.count(an_.root(f_, *p))) return;
-        if (dependences == 0 && (!sized || spec->rooted || (!spec->nonblocking && !spec->post)))
+        bool in_place = false;
+        for (const Expr* a : call->arguments()) in_place |= is_in_place(a, ctx_);
+        if (dependences == 0 && (!sized || in_place || spec->rooted || (!spec->nonblocking && !spec->post)))
           r.push_back(std::string(what) + " '" + obj_name(*p) + "' of " + spec->name + " (line " +
                       L(sm.getExpansionLineNumber(call->getBeginLoc())) +
                       ") would need a replica, which tucana-cco cannot size for this call");

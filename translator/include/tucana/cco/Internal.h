@@ -61,6 +61,9 @@ class Analyzer {
   std::unique_ptr<Impl> impl_;
 };
 
+// Whether `e` is MPI_IN_PLACE (as spelled: a macro of the MPI library).
+bool is_in_place(const clang::Expr* e, clang::ASTContext& ctx);
+
 // The statement of a call at top level: `MPI_X(...);` or `rc = MPI_X(...);`.
 const clang::CallExpr* top_level_call(const clang::Stmt* s);
 
