@@ -97,3 +97,15 @@ void in_place(int niter) {
     halo[1] = 0;
   }
 }
+
+// A barrier that keeps the messages of consecutive iterations apart: the
+// point-to-point calls of Before(i+1) must not run while it is in flight.
+void barrier_orders(int niter, int dst, int src) {
+  // CHECK: [[FILE]]:[[@LINE+2]]:3: warning: loop over 'it': MPI_Send at line [[@LINE+3]] is not safe to pipeline: After(i-1) sends or receives (line [[@LINE+5]]) while Comm(i) (line [[@LINE+3]]) is in flight: the messages could match differently
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Barrier at line [[@LINE+4]] is not safe to pipeline: Before(i+1) sends or receives (line [[@LINE+2]]) while Comm(i) (line [[@LINE+4]]) is in flight: the messages could match differently
+  for (int it = 0; it < niter; ++it) {
+    MPI_Send(edge, 1, MPI_DOUBLE, dst, 0, MPI_COMM_WORLD);
+    MPI_Recv(halo, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}

@@ -12,6 +12,7 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
+#include "tucana/translate/MpiCalls.h"
 
 namespace tucana::cco {
 
@@ -32,6 +33,17 @@ using namespace clang;
 // random number state.
 const Obj kIo{nullptr, 2};
 const Obj kRand{nullptr, 3};
+// The order of point-to-point messages (their matching): written by every
+// point-to-point call, and by a site that is point-to-point or a barrier.
+const Obj kMessages{nullptr, 4};
+
+bool point_to_point(llvm::StringRef name) {
+  bool known = false;
+  translate::MpiCallInfo info = translate::classify_mpi_call(name, &known);
+  using R = translate::MpiRole;
+  return known && (info.role == R::BlockingRecv || info.role == R::PostRecv || info.role == R::BlockingSend ||
+                   info.role == R::PostSend || info.role == R::SendRecv || info.role == R::Start || info.role == R::Wait);
+}
 
 bool is_global(const Decl* d) {
   if (!d) return true;
@@ -146,6 +158,7 @@ std::optional<Obj> location_of(const Expr* e) { return location(e); }
 std::string obj_name(const Obj& o) {
   if (o == kIo) return "<standard I/O>";
   if (o == kRand) return "<rand() state>";
+  if (o == kMessages) return "<point-to-point message order>";
   auto* n = dyn_cast_or_null<NamedDecl>(o.d);
   std::string name = n ? n->getNameAsString() : "?";
   if (o.level == 0) {
@@ -293,6 +306,7 @@ class Walker {
     }
     std::string name = f->getNameAsString();
     auto arg = [&](unsigned i) -> const Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+    if (point_to_point(name) || name == "MPI_Barrier") write(kMessages, comm_);
     if (const CommSpec* spec = find_comm(name)) {
       bool in_place = false;
       for (const BufferArg& b : spec->buffers)
@@ -464,6 +478,8 @@ bool is_in_place(const Expr* e, ASTContext& ctx) {
   }
   return false;
 }
+
+bool is_message_order(const Obj& o) { return o == kMessages; }
 
 const CallExpr* top_level_call(const Stmt* s) {
   const Expr* e = dyn_cast_or_null<Expr>(s);

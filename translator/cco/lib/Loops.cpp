@@ -193,6 +193,9 @@ class SiteChecker {
         r.push_back("After(i-1) writes " + N(a) + " (line " + L(a.line) + ") which Comm(i) reads (line " + L(c->line) + ")");
       else if (C_aw.count(x) && R.count(x))
         replicate.insert(x);
+      else if (C_aw.count(x) && is_message_order(x))
+        r.push_back("After(i-1) sends or receives (line " + L(a.line) + ") while Comm(i) (line " + L(C_aw[x].line) +
+                    ") is in flight: the messages could match differently");
       else if (C_w.count(x))
         r.push_back("After(i-1) writes " + N(a) + " (line " + L(a.line) + ") which Comm(i) writes (line " +
                     L(C_w[x].line) + ")");
@@ -205,7 +208,10 @@ class SiteChecker {
     }
     // (b) Before(i+1) runs while Comm(i) is in flight (the arguments' values were read at the post).
     for (auto& [x, b] : B_w) {
-      if (C_aw.count(x))
+      if (C_aw.count(x) && is_message_order(x))
+        r.push_back("Before(i+1) sends or receives (line " + L(b.line) + ") while Comm(i) (line " + L(C_aw[x].line) +
+                    ") is in flight: the messages could match differently");
+      else if (C_aw.count(x))
         r.push_back("Before(i+1) writes " + N(b) + " (line " + L(b.line) + ") which Comm(i) writes (line " +
                     L(C_aw[x].line) + ")");
       else if (C_ar.count(x) && (S.count(x) || K.count(x)))

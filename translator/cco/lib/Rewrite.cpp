@@ -371,6 +371,7 @@ class LoopRewriter {
       if (progress_.count(b) || !sm_.isInMainFile(loc(b->getBeginLoc()))) continue;
       progress_.insert(b);
       if (auto* c = dyn_cast<CompoundStmt>(b)) {
+        if (c->getLBracLoc().isMacroID()) continue;  // a loop inside a macro (do { } while (0))
         rw_.InsertTextAfterToken(loc(c->getLBracLoc()), " tucana_cco_progress();");
         continue;
       }

@@ -61,6 +61,9 @@ class Analyzer {
   std::unique_ptr<Impl> impl_;
 };
 
+// The pseudo object of the order of point-to-point messages.
+bool is_message_order(const Obj& o);
+
 // Whether `e` is MPI_IN_PLACE (as spelled: a macro of the MPI library).
 bool is_in_place(const clang::Expr* e, clang::ASTContext& ctx);
 
