@@ -234,9 +234,31 @@ class SiteChecker {
                     ")");
     }
     for (auto& [x, a] : A_r)
-      if (B_w.count(x) && !A_w.count(x))
+      if (B_w.count(x) && !A_w.count(x)) {
+        // Removable when the object is a variable of known size that Comm(i)
+        // does not write: After(i) gets a copy of its value at the post.
+        const VarDecl* keep = nullptr;
+        int candidates = 0;
+        for (const Obj& m : an_.members(f_, a.obj)) {
+          auto* v = dyn_cast_or_null<VarDecl>(m.d);
+          if (!v || m.level != 0 || v == var_) continue;
+          QualType t = v->getType();
+          if (isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
+              t->isStructureType()) {
+            keep = v;
+            ++candidates;
+          }
+        }
+        SourceLocation loop_begin = sm.getExpansionLoc(loop_->getBeginLoc());
+        bool visible = keep && (keep->hasGlobalStorage() ||
+                                sm.isBeforeInTranslationUnit(sm.getExpansionLoc(keep->getLocation()), loop_begin));
+        if (candidates == 1 && visible && !C_aw.count(x) && !C_w.count(x)) {
+          if (std::find(site.carry.begin(), site.carry.end(), keep) == site.carry.end()) site.carry.push_back(keep);
+          continue;
+        }
         r.push_back("Before(i+1) writes " + N(a) + " (line " + L(B_w[x].line) + ") which After(i) reads (line " +
                     L(a.line) + ")");
+      }
     // The buffers to replicate, by argument.
     size_t dependences = r.size();
     for (unsigned k = site.first; k <= site.last; ++k) {
@@ -261,10 +283,16 @@ class SiteChecker {
       for (const BufferArg& b : spec->buffers) consider(b.buf, b.size != SizeKind::None, "buffer");
       for (int i : spec->read_arrays) consider(i, spec->collective, "count array");
     }
+    for (const VarDecl* v : site.carry) {
+      std::string name = v->getNameAsString();
+      if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
+        site.replicate.push_back(name);
+    }
     if (r.size() > dependences) {
       site.verdict = Verdict::Unsupported;  // safe, but a buffer cannot be replicated
     } else if (!r.empty()) {
       site.verdict = Verdict::Unsafe;
+      site.carry.clear();
       site.replicate.clear();
       site.replicate_args.clear();
     } else {

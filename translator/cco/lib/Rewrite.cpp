@@ -249,6 +249,22 @@ class LoopRewriter {
       begin_call = "tucana_cco_begin(" + req + ", " + st + ", " + std::to_string(nreq) + ");";
       end_call = "tucana_cco_end(" + req + ", " + st + ", " + std::to_string(nreq) + ");";
     }
+    // Variables carried for After: a copy per iteration parity, taken at the post.
+    std::string count = "tucana_cco_n_" + sfx;
+    std::ostringstream keep_in, keep_out;
+    for (size_t c = 0; c < site.carry.size(); ++c) {
+      std::string v = site.carry[c]->getNameAsString();
+      std::string keep = "tucana_cco_keep" + std::to_string(c) + "_" + sfx;
+      decl << "  char *" << keep << " = (char *)malloc(2 * sizeof(" << v << "));\n";
+      cleanup << "  free(" << keep << ");\n";
+      icomm << "    memcpy(" << keep << " + (" << count << " % 2) * sizeof(" << v << "), &" << v << ", sizeof(" << v
+            << "));\n";
+      keep_in << "      memcpy(&" << v << ", " << keep << " + ((" << count << " + 1) % 2) * sizeof(" << v << "), sizeof("
+              << v << "));\n";
+      keep_out << "      memcpy(&" << v << ", " << keep << " + (" << count << " % 2) * sizeof(" << v << "), sizeof(" << v
+               << "));\n";
+    }
+    if (!site.carry.empty()) decl << "  unsigned long " << count << " = 0;\n";
     std::string waits = "    " + end_call + "\n";
     for (const std::string& c : status_copies) waits += "    " + c + "\n";
     waits += wait.str();
@@ -286,9 +302,12 @@ class LoopRewriter {
     o << "    if (" << pending << ") {\n" << inner_waits << "    }\n" << icomm.str();
     o << "    " << begin_call << "\n";
     o << "    if (" << pending << ") {\n      " << type << " " << cur << " = " << v << ";\n      " << v << " = " << prev
-      << ";\n";
+      << ";\n" << keep_in.str();
     if (!after_text.empty()) o << at(after_begin) << after_text << "\n" << gen;
-    o << "      " << v << " = " << cur << ";\n    }\n    " << prev << " = " << v << ";\n    " << pending << " = 1;\n  }\n";
+    o << keep_out.str() << "      " << v << " = " << cur << ";\n    }\n    " << prev << " = " << v << ";\n    " << pending
+      << " = 1;\n";
+    if (!site.carry.empty()) o << "    ++" << count << ";\n";
+    o << "  }\n";
     o << "  if (" << pending << ") {\n" << waits;
     if (var_in_init)
       o << "    " << type << " " << v << " = " << prev << ";\n";
@@ -456,6 +475,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     if (k == 0 && nb > 0) {
       if (nb > 1) deps.push_back(last_b + "*");
       if (send_rep) deps.push_back(last_c + "*");  // the send buffers are free again
+      if (!site.carry.empty() && na) deps.push_back(last_a + "*");  // After read what Before rewrites
     } else if (k == site.first || (k <= site.last && is_post(k))) {
       // Posts do not wait for each other: a region is done when its requests are.
       if (nb) deps.push_back(last_b);

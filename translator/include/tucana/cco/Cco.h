@@ -93,6 +93,9 @@ struct Site {
   const clang::Stmt* loop = nullptr;
   unsigned first = 0, last = 0;
   std::set<unsigned> replicate_args;  // (statement index << 8 | arg index) of replicated buffers
+  // Variables Before(i+1) rewrites while After(i) still needs iteration i's
+  // value: kept per iteration (a copy taken at the post, put back for After).
+  std::vector<const clang::VarDecl*> carry;
 };
 
 struct LoopReport {
