@@ -6,6 +6,8 @@
 // RUN: %tucana-cco check %s -- | FileCheck %s -DFILE=%s --check-prefix=TEXT --implicit-check-not=warning:
 // RUN: %tucana-cco rewrite --mpi %s -o %t.c -- | FileCheck %s -DFILE=%s --check-prefix=NOTE
 // RUN: grep -v "^// " %t.c | FileCheck %s -DFILE=%s --check-prefix=OUT
+// --line matches any line of the site's statements (here: the MPI_Waitall's).
+// RUN: %tucana-cco rewrite --mpi %s -o %t2.c --line 28 -- | FileCheck %s -DFILE=%s --check-prefix=NOTE
 #include <mpi.h>
 
 #define N 8

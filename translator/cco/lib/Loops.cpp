@@ -477,6 +477,9 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
         for (unsigned i = s.first; i <= s.last; ++i)
           if (const CallExpr* ce = top_level_call(stmts[i])) done.insert(ce);
       }
+      s.last_line = s.line;
+      if (k >= 0)
+        s.last_line = std::max(s.line, sm.getExpansionLineNumber(stmts[why.empty() ? s.last : s.first]->getEndLoc()));
       if (!why.empty()) {
         s.reasons.push_back(why);
         s.verdict = Verdict::Unsupported;

@@ -543,7 +543,8 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     const Site* chosen = nullptr;
     std::string why;
     for (const Site& s : l->sites) {
-      bool wanted = opts.lines.empty() || std::count(opts.lines.begin(), opts.lines.end(), s.line);
+      bool wanted = opts.lines.empty();
+      for (unsigned n : opts.lines) wanted |= n >= s.line && n <= std::max(s.line, s.last_line);
       if (!wanted) continue;
       if (s.verdict == Verdict::Safe && !chosen) {
         chosen = &s;

@@ -85,6 +85,7 @@ const char* verdict_name(Verdict v);
 
 struct Site {
   unsigned line = 0, col = 0;
+  unsigned last_line = 0;  // the last line of Comm's statements (--line matches any line of them)
   std::string call;  // the (first) blocking call of the group, or the first post
   Verdict verdict = Verdict::Unsupported;
   std::vector<std::string> reasons;
