@@ -29,10 +29,10 @@ void ring(int niter, int left, int right) {
     for (int k = 0; k < N; ++k) acc[k] += in[k];
   }
 }
-// OUT: if (tucana_cco_pending_24) {
+// OUT: if (tucana_cco_pending_26) {
 // OUT-NEXT: tucana_cco_end(reqs, MPI_STATUSES_IGNORE, 2);
-// OUT-NEXT: if (tucana_cco_len0_24) memcpy(tucana_cco_dst0_24, tucana_cco_rep0_24, tucana_cco_len0_24);
-// OUT: MPI_Irecv(tucana_cco_rep0_24, N, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &reqs[0]);
-// OUT: MPI_Isend(tucana_cco_rep1_24, N, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &reqs[1]);
+// OUT-NEXT: if (tucana_cco_len0_26) memcpy(tucana_cco_dst0_26, tucana_cco_rep0_26, tucana_cco_len0_26);
+// OUT: MPI_Irecv(tucana_cco_rep0_26, N, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &reqs[0]);
+// OUT: MPI_Isend(tucana_cco_rep1_26, N, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &reqs[1]);
 // OUT-NEXT: tucana_cco_begin(reqs, MPI_STATUSES_IGNORE, 2);
 // OUT: for (int k = 0; k < N; ++k) { tucana_cco_progress(); acc[k] += in[k]; }
