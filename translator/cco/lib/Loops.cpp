@@ -1,0 +1,581 @@
+// Finds the communication sites of the main file, the loop around each, and
+// decides per site whether Comm(i) may overlap After(i-1) and Before(i+1).
+#include <algorithm>
+#include <sstream>
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "tucana/cco/Cco.h"
+#include "tucana/cco/Internal.h"
+
+namespace tucana::cco {
+
+namespace {
+
+using namespace clang;
+
+void error(ASTContext& ctx, SourceLocation loc, const std::string& text) {
+  DiagnosticsEngine& d = ctx.getDiagnostics();
+  d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << text;
+}
+
+bool is_loop(const Stmt* s) { return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s); }
+
+const Stmt* loop_body(const Stmt* s) {
+  if (auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
+  if (auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
+  if (auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
+  return nullptr;
+}
+
+struct CallSite {
+  const CallExpr* call;
+  const Stmt* loop;  // innermost, or null
+  const FunctionDecl* function;
+};
+
+class Collector : public RecursiveASTVisitor<Collector> {
+ public:
+  Collector(ASTContext& ctx, const std::vector<CcoPragma*>& stmt_pragmas) : ctx_(ctx), pragmas_(stmt_pragmas) {}
+
+  bool TraverseFunctionDecl(FunctionDecl* f) {
+    if (!f->doesThisDeclarationHaveABody() || !ctx_.getSourceManager().isInMainFile(
+                                                  ctx_.getSourceManager().getExpansionLoc(f->getBeginLoc())))
+      return true;
+    function_ = f;
+    RecursiveASTVisitor::TraverseFunctionDecl(f);
+    function_ = nullptr;
+    return true;
+  }
+  bool TraverseStmt(Stmt* s) {
+    if (!s) return true;
+    bool loop = is_loop(s);
+    if (loop) loops_.push_back(s);
+    RecursiveASTVisitor::TraverseStmt(s);
+    if (loop) loops_.pop_back();
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    if (!function_) return true;
+    const FunctionDecl* f = c->getDirectCallee();
+    if (!f) return true;
+    const CommSpec* spec = find_comm(f->getName());
+    if (!spec || spec->wait) return true;
+    sites.push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_});
+    return true;
+  }
+  bool VisitCompoundStmt(CompoundStmt* cs) {
+    SourceManager& sm = ctx_.getSourceManager();
+    unsigned prev = sm.getFileOffset(sm.getExpansionLoc(cs->getLBracLoc()));
+    if (!sm.isInMainFile(sm.getExpansionLoc(cs->getLBracLoc()))) return true;
+    for (Stmt* child : cs->body()) {
+      unsigned begin = sm.getFileOffset(sm.getExpansionLoc(child->getBeginLoc()));
+      for (CcoPragma* p : pragmas_)
+        if (p->offset > prev && p->offset < begin && !attached.count(p)) attached[p] = child;
+      prev = sm.getFileOffset(sm.getExpansionLoc(child->getEndLoc()));
+    }
+    return true;
+  }
+
+  std::vector<CallSite> sites;
+  std::map<CcoPragma*, const Stmt*> attached;
+
+ private:
+  ASTContext& ctx_;
+  const std::vector<CcoPragma*>& pragmas_;
+  std::vector<const Stmt*> loops_;
+  const FunctionDecl* function_ = nullptr;
+};
+
+// Jumps out of the loop body: break/continue not inside an inner loop (or
+// switch for break), return, goto.
+void find_jumps(const Stmt* s, bool in_loop, bool in_switch, SourceManager& sm, std::vector<std::string>& out) {
+  if (!s) return;
+  auto line = [&](const Stmt* x) { return std::to_string(sm.getExpansionLineNumber(x->getBeginLoc())); };
+  if (isa<BreakStmt>(s) && !in_loop && !in_switch) out.push_back("'break' at line " + line(s) + " leaves the loop");
+  if (isa<ContinueStmt>(s) && !in_loop) out.push_back("'continue' at line " + line(s) + " skips the rest of the body");
+  if (isa<ReturnStmt>(s)) out.push_back("'return' at line " + line(s) + " leaves the loop");
+  if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) out.push_back("'goto' at line " + line(s) + " may leave the loop");
+  bool loop = is_loop(s), sw = isa<SwitchStmt>(s);
+  for (const Stmt* c : s->children()) find_jumps(c, in_loop || loop, in_switch || sw, sm, out);
+}
+
+const VarDecl* loop_variable(const Stmt* loop) {
+  auto* f = dyn_cast<ForStmt>(loop);
+  if (!f) return nullptr;
+  if (auto* d = dyn_cast_or_null<DeclStmt>(f->getInit()); d && d->isSingleDecl())
+    return dyn_cast<VarDecl>(d->getSingleDecl());
+  if (auto* b = dyn_cast_or_null<BinaryOperator>(f->getInit()); b && b->isAssignmentOp())
+    if (auto* r = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(r->getDecl());
+  const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (auto* u = dyn_cast_or_null<UnaryOperator>(inc))
+    if (auto* r = dyn_cast<DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(r->getDecl());
+  if (auto* b = dyn_cast_or_null<BinaryOperator>(inc); b && b->isAssignmentOp())
+    if (auto* r = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(r->getDecl());
+  return nullptr;
+}
+
+class SiteChecker {
+ public:
+  SiteChecker(ASTContext& ctx, Analyzer& an, const FunctionDecl* f, const Stmt* loop, const VarDecl* var)
+      : ctx_(ctx), an_(an), f_(f), loop_(loop), var_(var) {}
+
+  void check(const CompoundStmt* body, Site& site) {
+    SourceManager& sm = ctx_.getSourceManager();
+    std::vector<const Stmt*> stmts(body->body_begin(), body->body_end());
+    Effects before, comm, after;
+    std::vector<std::pair<std::string, unsigned>> unknown;
+    for (unsigned k = 0; k < stmts.size(); ++k) {
+      unsigned line = sm.getExpansionLineNumber(stmts[k]->getBeginLoc());
+      bool in_comm = k >= site.first && k <= site.last;
+      Effects e = an_.effects(stmts[k], line, in_comm);
+      Effects& part = in_comm ? comm : (k < site.first ? before : after);
+      merge(part, e);
+      for (auto& u : e.unknown) unknown.push_back(u);
+    }
+    std::vector<std::string>& r = site.reasons;
+    find_jumps(body, false, false, sm, r);
+    auto L0 = [](unsigned l) { return std::to_string(l); };
+    // The loop variable must be the loop header's alone.
+    for (const Effects* part : {&before, &comm, &after})
+      for (const auto& [o, a] : part->writes)
+        if (o.d == var_ && o.level == 0) {
+          r.push_back("the loop variable '" + obj_name(o) + "' is written in the body (line " + L0(a.line) + ")");
+          break;
+        }
+    // Buffers of the body's own variables do not outlive the iteration.
+    for (const std::map<Obj, Access>* m : {&comm.send_bufs, &comm.recv_bufs, &comm.count_arrays})
+      for (const auto& [o, a] : *m)
+        if (o.level == 0 && body_local(o.d) && o.d != var_)
+          r.push_back("buffer '" + obj_name(o) + "' (line " + L0(a.line) +
+                      ") is declared in the loop body: it would not outlive the iteration while Comm(i) is in flight");
+    // The condition and the increment of iteration i+1 run before After(i)
+    // and while Comm(i) is in flight.
+    if (auto* f = dyn_cast<ForStmt>(loop_)) {
+      unsigned line = sm.getExpansionLineNumber(loop_->getBeginLoc());
+      Effects header;
+      if (f->getCond()) merge(header, an_.effects(f->getCond(), line, false));
+      if (f->getInc()) merge(header, an_.effects(f->getInc(), line, false));
+      for (const auto& [o, h] : header.reads) {
+        if (is_private(o)) continue;
+        Obj x = an_.root(f_, o);
+        for (const auto& [w, a] : after.writes)
+          if (an_.root(f_, w) == x && !is_private(w))
+            r.push_back("After(i) writes '" + obj_name(w) + "' (line " + L0(a.line) +
+                        ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
+        for (const auto& [w, c] : comm.async_writes)
+          if (an_.root(f_, w) == x && !is_private(w))
+            r.push_back("Comm(i) writes '" + obj_name(w) + "' (line " + L0(c.line) +
+                        ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
+      }
+      for (const auto& [name, line2] : header.unknown)
+        r.push_back("unknown side effects of '" + name + "' (line " + L0(line2) + ") in the loop header");
+    }
+    for (auto& [name, line] : unknown)
+      r.push_back("unknown side effects of '" + name + "' (line " + std::to_string(line) +
+                  "): give it a body or a '#pragma cco override'");
+    std::set<Obj> replicate;  // roots
+    auto rooted = [&](const std::map<Obj, Access>& m) {
+      std::map<Obj, Access> out;
+      for (const auto& [o, a] : m)
+        if (!is_private(o)) out.emplace(an_.root(f_, o), a);
+      return out;
+    };
+    auto B_r = rooted(before.reads), B_w = rooted(before.writes), A_r = rooted(after.reads), A_w = rooted(after.writes);
+    auto C_r = rooted(comm.reads), C_w = rooted(comm.writes), C_ar = rooted(comm.async_reads),
+         C_aw = rooted(comm.async_writes);
+    auto S = rooted(comm.send_bufs), R = rooted(comm.recv_bufs), K = rooted(comm.count_arrays);
+    auto L = [](unsigned l) { return std::to_string(l); };
+    auto N = [](const Access& a) { return "'" + obj_name(a.obj) + "'"; };
+    // (a) After(i-1) runs while Comm(i) is in flight.
+    for (auto& [x, a] : A_w) {
+      if (auto c = find(C_r, C_ar, x))
+        r.push_back("After(i-1) writes " + N(a) + " (line " + L(a.line) + ") which Comm(i) reads (line " + L(c->line) + ")");
+      else if (C_aw.count(x) && R.count(x))
+        replicate.insert(x);
+      else if (C_aw.count(x) && is_message_order(x))
+        r.push_back("After(i-1) sends or receives (line " + L(a.line) + ") while Comm(i) (line " + L(C_aw[x].line) +
+                    ") is in flight: the messages could match differently");
+      else if (C_w.count(x))
+        r.push_back("After(i-1) writes " + N(a) + " (line " + L(a.line) + ") which Comm(i) writes (line " +
+                    L(C_w[x].line) + ")");
+    }
+    for (auto& [x, a] : A_r) {
+      if (C_aw.count(x) && R.count(x)) replicate.insert(x);
+      else if (C_w.count(x))
+        r.push_back("Comm(i) writes " + N(a) + " (line " + L(C_w[x].line) + ") which After(i-1) reads (line " +
+                    L(a.line) + ")");
+    }
+    // (b) Before(i+1) runs while Comm(i) is in flight (the arguments' values were read at the post).
+    for (auto& [x, b] : B_w) {
+      if (C_aw.count(x) && is_message_order(x))
+        r.push_back("Before(i+1) sends or receives (line " + L(b.line) + ") while Comm(i) (line " + L(C_aw[x].line) +
+                    ") is in flight: the messages could match differently");
+      else if (C_aw.count(x))
+        r.push_back("Before(i+1) writes " + N(b) + " (line " + L(b.line) + ") which Comm(i) writes (line " +
+                    L(C_aw[x].line) + ")");
+      else if (C_ar.count(x) && (S.count(x) || K.count(x)))
+        replicate.insert(x);
+      else if (C_ar.count(x))
+        r.push_back("Before(i+1) writes " + N(b) + " (line " + L(b.line) + ") which Comm(i) reads (line " +
+                    L(C_ar[x].line) + ")");
+    }
+    for (auto& [x, b] : B_r)
+      if (C_aw.count(x))
+        r.push_back("Comm(i) writes " + N(b) + " (line " + L(C_aw[x].line) + ") which Before(i+1) reads (line " +
+                    L(b.line) + ")");
+    // (c) Before(i+1) now runs before After(i).
+    for (auto& [x, a] : A_w) {
+      if (B_r.count(x))
+        r.push_back("After(i) writes " + N(a) + " (line " + L(a.line) + ") which Before(i+1) reads (line " +
+                    L(B_r[x].line) + ")");
+      else if (B_w.count(x))
+        r.push_back("Before(i+1) and After(i) both write " + N(a) + " (lines " + L(B_w[x].line) + " and " + L(a.line) +
+                    ")");
+    }
+    for (auto& [x, a] : A_r)
+      if (B_w.count(x) && !A_w.count(x)) {
+        // Removable when the object is a variable of known size that Comm(i)
+        // does not write: After(i) gets a copy of its value at the post.
+        const VarDecl* keep = nullptr;
+        int candidates = 0;
+        for (const Obj& m : an_.members(f_, a.obj)) {
+          auto* v = dyn_cast_or_null<VarDecl>(m.d);
+          if (!v || m.level != 0 || v == var_) continue;
+          QualType t = v->getType();
+          if (isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
+              t->isStructureType()) {
+            keep = v;
+            ++candidates;
+          }
+        }
+        SourceLocation loop_begin = sm.getExpansionLoc(loop_->getBeginLoc());
+        bool visible = keep && (keep->hasGlobalStorage() ||
+                                sm.isBeforeInTranslationUnit(sm.getExpansionLoc(keep->getLocation()), loop_begin));
+        if (candidates == 1 && visible && !C_aw.count(x) && !C_w.count(x)) {
+          if (std::find(site.carry.begin(), site.carry.end(), keep) == site.carry.end()) site.carry.push_back(keep);
+          continue;
+        }
+        r.push_back("Before(i+1) writes " + N(a) + " (line " + L(B_w[x].line) + ") which After(i) reads (line " +
+                    L(a.line) + ")");
+      }
+    // The buffers to replicate, by argument.
+    size_t dependences = r.size();
+    for (unsigned k = site.first; k <= site.last; ++k) {
+      const CallExpr* call = top_level_call(stmts[k]);
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(call->getDirectCallee()->getName()) : nullptr;
+      if (!spec) continue;
+      auto consider = [&](int arg, bool sized, const char* what) {
+        if (arg < 0 || static_cast<unsigned>(arg) >= call->getNumArgs()) return;
+        auto p = pointee_of(call->getArg(arg));
+        if (!p || !replicate.count(an_.root(f_, *p))) return;
+        bool in_place = false;
+        for (const Expr* a : call->arguments()) in_place |= is_in_place(a, ctx_);
+        if (dependences == 0 && (!sized || in_place || spec->rooted || (!spec->nonblocking && !spec->post)))
+          r.push_back(std::string(what) + " '" + obj_name(*p) + "' of " + spec->name + " (line " +
+                      L(sm.getExpansionLineNumber(call->getBeginLoc())) +
+                      ") would need a replica, which tucana-cco cannot size for this call");
+        site.replicate_args.insert(k << 8 | static_cast<unsigned>(arg));
+        std::string name = obj_name(*p);
+        if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
+          site.replicate.push_back(name);
+      };
+      for (const BufferArg& b : spec->buffers) consider(b.buf, b.size != SizeKind::None, "buffer");
+      for (int i : spec->read_arrays) consider(i, spec->collective, "count array");
+    }
+    for (const VarDecl* v : site.carry) {
+      std::string name = v->getNameAsString();
+      if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
+        site.replicate.push_back(name);
+    }
+    if (r.size() > dependences) {
+      site.verdict = Verdict::Unsupported;  // safe, but a buffer cannot be replicated
+    } else if (!r.empty()) {
+      site.verdict = Verdict::Unsafe;
+      site.carry.clear();
+      site.replicate.clear();
+      site.replicate_args.clear();
+    } else {
+      site.verdict = Verdict::Safe;
+    }
+  }
+
+ private:
+  static void merge(Effects& into, const Effects& e) {
+    for (std::map<Obj, Access> Effects::*m : {&Effects::reads, &Effects::writes, &Effects::async_reads, &Effects::async_writes, &Effects::send_bufs,
+                    &Effects::recv_bufs, &Effects::count_arrays})
+      for (const auto& [o, a] : e.*m) (into.*m).emplace(o, a);
+  }
+  static const Access* find(const std::map<Obj, Access>& a, const std::map<Obj, Access>& b, const Obj& x) {
+    if (auto it = a.find(x); it != a.end()) return &it->second;
+    if (auto it = b.find(x); it != b.end()) return &it->second;
+    return nullptr;
+  }
+  bool body_local(const Decl* d) {
+    if (!d || d == var_) return d != nullptr;
+    auto* v = dyn_cast<VarDecl>(d);
+    if (!v || v->hasGlobalStorage()) return false;
+    SourceManager& sm = ctx_.getSourceManager();
+    SourceRange body = loop_body(loop_)->getSourceRange();
+    SourceLocation l = sm.getExpansionLoc(v->getLocation());
+    return !sm.isBeforeInTranslationUnit(l, sm.getExpansionLoc(body.getBegin())) &&
+           !sm.isBeforeInTranslationUnit(sm.getExpansionLoc(body.getEnd()), l);
+  }
+  bool is_private(const Obj& o) {
+    if (o.level == 0) return body_local(o.d);
+    for (const Obj& m : an_.members(f_, o))
+      if (!body_local(m.d)) return false;
+    return true;
+  }
+
+  ASTContext& ctx_;
+  Analyzer& an_;
+  const FunctionDecl* f_;
+  const Stmt* loop_;
+  const VarDecl* var_;
+};
+
+}  // namespace
+
+CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
+  CheckResult result;
+  SourceManager& sm = ctx.getSourceManager();
+  Analyzer an(ctx, pragmas);
+  std::vector<CcoPragma*> stmt_pragmas;
+  bool marked_only = false;
+  for (CcoPragma& p : pragmas.all) {
+    if (p.kind != PragmaKind::Override && p.in_main_file) stmt_pragmas.push_back(&p);
+    if (p.kind == PragmaKind::Do) marked_only = true;
+  }
+  Collector col(ctx, stmt_pragmas);
+  col.TraverseDecl(ctx.getTranslationUnitDecl());
+  std::set<const Stmt*> marked;
+  for (CcoPragma* p : stmt_pragmas) {
+    auto it = col.attached.find(p);
+    const char* kw = p->kind == PragmaKind::Do ? "do" : "ignore";
+    if (it == col.attached.end()) {
+      error(ctx, p->loc, std::string("'#pragma cco ") + kw + "' must be followed by a statement in a function body");
+      continue;
+    }
+    if (p->kind == PragmaKind::Do) {
+      if (!is_loop(it->second)) error(ctx, p->loc, "'#pragma cco do' must be followed by a for, while or do loop");
+      marked.insert(it->second);
+    } else {
+      an.set_ignored(it->second, p);
+    }
+  }
+  // Overrides name a declared function and its parameters or globals.
+  for (CcoPragma& p : pragmas.all) {
+    if (p.kind != PragmaKind::Override) continue;
+    const FunctionDecl* f = nullptr;
+    for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->getName() == p.function) f = fd;
+    if (!f) {
+      error(ctx, p.function_loc, "'#pragma cco override': no function '" + p.function + "' is declared in this file");
+      continue;
+    }
+    bool ok = true;
+    for (auto* items : {&p.reads, &p.writes})
+      for (const OverrideItem& i : *items) {
+        if (i.position > 0 && static_cast<unsigned>(i.position) > f->getNumParams()) {
+          error(ctx, i.loc, "'#pragma cco override': '" + p.function + "' has " + std::to_string(f->getNumParams()) +
+                                " parameters, not " + std::to_string(i.position));
+          ok = false;
+        } else if (!i.name.empty()) {
+          bool found = false;
+          for (unsigned k = 0; k < f->getNumParams(); ++k) found |= f->getParamDecl(k)->getName() == i.name;
+          for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+            if (auto* v = dyn_cast<VarDecl>(d); v && v->getName() == i.name) found = true;
+          if (!found) {
+            error(ctx, i.loc, "'#pragma cco override': '" + i.name + "' is neither a parameter of '" + p.function +
+                                  "' nor a global variable");
+            ok = false;
+          }
+        }
+      }
+    if (ok) an.set_override(p.function, &p);
+  }
+  if (ctx.getDiagnostics().hasErrorOccurred()) return result;
+
+  result.file = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
+  // Group the sites by loop, in source order.
+  std::vector<const Stmt*> order;
+  std::map<const Stmt*, std::vector<CallSite>> by_loop;
+  for (const CallSite& s : col.sites) {
+    if (!by_loop.count(s.loop)) order.push_back(s.loop);
+    by_loop[s.loop].push_back(s);
+  }
+  for (const Stmt* loop : order) {
+    std::vector<CallSite>& calls = by_loop[loop];
+    LoopReport lr;
+    lr.loop = loop;
+    lr.function = calls.front().function;
+    auto site_of = [&](const CallExpr* c) {
+      Site s;
+      s.line = sm.getExpansionLineNumber(c->getBeginLoc());
+      s.col = sm.getExpansionColumnNumber(c->getBeginLoc());
+      s.call = c->getDirectCallee()->getNameAsString();
+      s.loop = loop;
+      return s;
+    };
+    if (!loop) {
+      for (const CallSite& c : calls) {
+        Site s = site_of(c.call);
+        s.reasons.push_back("not in a loop");
+        lr.sites.push_back(s);
+      }
+      result.loops.push_back(lr);
+      continue;
+    }
+    SourceLocation begin = sm.getExpansionLoc(loop->getBeginLoc());
+    lr.line = sm.getExpansionLineNumber(begin);
+    lr.col = sm.getExpansionColumnNumber(begin);
+    lr.end_line = sm.getExpansionLineNumber(loop->getEndLoc());
+    const VarDecl* var = loop_variable(loop);
+    lr.var_decl = var;
+    lr.var = var ? var->getNameAsString() : "";
+    auto* body = dyn_cast<CompoundStmt>(loop_body(loop));
+    std::vector<const Stmt*> stmts;
+    if (body) stmts.assign(body->body_begin(), body->body_end());
+    std::set<const CallExpr*> done;
+    for (const CallSite& c : calls) {
+      if (done.count(c.call)) continue;
+      Site s = site_of(c.call);
+      std::string why;
+      if (marked_only && !marked.count(loop)) why = "the loop is not marked '#pragma cco do' (other loops of the file are)";
+      else if (!var) why = "not a counted loop (a for loop with a loop variable)";
+      else if (!body) why = "the loop body is not a { } block";
+      int k = -1;
+      for (unsigned i = 0; i < stmts.size(); ++i)
+        if (top_level_call(stmts[i]) == c.call) k = static_cast<int>(i);
+      if (why.empty() && k < 0) why = "not a top-level statement of the loop body";
+      if (why.empty()) {
+        const CommSpec* spec = find_comm(s.call);
+        s.first = s.last = static_cast<unsigned>(k);
+        auto spec_at = [&](unsigned i) -> const CommSpec* {
+          const CallExpr* ce = i < stmts.size() ? top_level_call(stmts[i]) : nullptr;
+          return ce && ce->getDirectCallee() ? find_comm(ce->getDirectCallee()->getName()) : nullptr;
+        };
+        if (spec->post) {
+          // Posts up to the waits that complete them.
+          unsigned i = s.last + 1;
+          while (spec_at(i) && spec_at(i)->post) ++i;
+          if (!spec_at(i) || !spec_at(i)->wait) {
+            why = "the requests of " + s.call + " are not completed by an MPI_Wait/MPI_Waitall that follows the posts at top level";
+          } else {
+            while (spec_at(i + 1) && spec_at(i + 1)->wait) ++i;
+            s.last = i;
+          }
+        } else if (!spec->collective) {
+          // Consecutive blocking point-to-point calls go together (a Send and a Recv).
+          while (spec_at(s.last + 1) && !spec_at(s.last + 1)->collective && !spec_at(s.last + 1)->post &&
+                 !spec_at(s.last + 1)->wait)
+            ++s.last;
+        }
+        if (why.empty() && !spec->post && !spec->nonblocking)
+          why = s.call + " has no non-blocking counterpart";
+        for (unsigned i = s.first; i <= s.last; ++i)
+          if (const CallExpr* ce = top_level_call(stmts[i])) done.insert(ce);
+      }
+      s.last_line = s.line;
+      if (k >= 0)
+        s.last_line = std::max(s.line, sm.getExpansionLineNumber(stmts[why.empty() ? s.last : s.first]->getEndLoc()));
+      if (!why.empty()) {
+        s.reasons.push_back(why);
+        s.verdict = Verdict::Unsupported;
+      } else {
+        SiteChecker(ctx, an, lr.function, loop, var).check(body, s);
+      }
+      lr.sites.push_back(s);
+    }
+    result.loops.push_back(lr);
+  }
+  std::stable_sort(result.loops.begin(), result.loops.end(),
+                   [](const LoopReport& a, const LoopReport& b) { return a.line < b.line; });
+  result.ok = true;
+  return result;
+}
+
+// ---------------------------------------------------------------- output
+namespace {
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+std::string join(const std::vector<std::string>& v, const std::string& sep, const std::string& quote = "") {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + quote + v[i] + quote;
+  return out;
+}
+}  // namespace
+
+std::string format_text(const CheckResult& r, const std::string& name) {
+  std::vector<std::pair<unsigned, std::string>> lines;  // in the order of the file
+  for (const LoopReport& l : r.loops)
+    for (const Site& s : l.sites) {
+      std::ostringstream out;
+      std::string at = s.call + " at line " + std::to_string(s.line);
+      if (!l.loop) {
+        out << name << ":" << s.line << ":" << s.col << ": note: " << at << " cannot be pipelined: " << join(s.reasons, "; ")
+            << "\n";
+        lines.push_back({s.line, out.str()});
+        continue;
+      }
+      out << name << ":" << l.line << ":" << l.col << ": ";
+      std::string loop = l.var.empty() ? "loop: " : "loop over '" + l.var + "': ";
+      switch (s.verdict) {
+        case Verdict::Safe:
+          out << "note: " << loop << at << " is safe to pipeline";
+          if (!s.replicate.empty()) out << " (replicates " << join(s.replicate, ", ", "'") << ")";
+          break;
+        case Verdict::Unsafe: out << "warning: " << loop << at << " is not safe to pipeline: " << join(s.reasons, "; "); break;
+        case Verdict::Unsupported: out << "note: " << loop << at << " cannot be pipelined: " << join(s.reasons, "; "); break;
+      }
+      out << "\n";
+      lines.push_back({l.line, out.str()});
+    }
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string text;
+  for (auto& x : lines) text += x.second;
+  return text;
+}
+
+std::string format_json(const CheckResult& r, const std::string& name) {
+  std::ostringstream out;
+  out << "{\"file\": " << json_string(name) << ", \"loops\": [";
+  for (size_t i = 0; i < r.loops.size(); ++i) {
+    const LoopReport& l = r.loops[i];
+    out << (i ? ", " : "") << "{\"line\": " << l.line << ", \"end_line\": " << l.end_line
+        << ", \"var\": " << json_string(l.var) << ", \"sites\": [";
+    for (size_t j = 0; j < l.sites.size(); ++j) {
+      const Site& s = l.sites[j];
+      std::vector<std::string> reasons, rep;
+      for (auto& x : s.reasons) reasons.push_back(json_string(x));
+      for (auto& x : s.replicate) rep.push_back(json_string(x));
+      out << (j ? ", " : "") << "{\"line\": " << s.line << ", \"call\": " << json_string(s.call)
+          << ", \"verdict\": " << json_string(verdict_name(s.verdict)) << ", \"reasons\": [" << join(reasons, ", ")
+          << "], \"replicate\": [" << join(rep, ", ") << "]}";
+    }
+    out << "]}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace tucana::cco

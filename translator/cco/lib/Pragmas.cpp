@@ -1,0 +1,113 @@
+// #pragma cco do
+// #pragma cco ignore
+// #pragma cco override NAME [reads(ITEM, ...)] [writes(ITEM, ...)]
+//   ITEM: a parameter name, a 1-based parameter position, or a global variable
+#include "clang/Lex/Pragma.h"
+#include "clang/Lex/Preprocessor.h"
+#include "tucana/cco/Cco.h"
+
+namespace tucana::cco {
+
+namespace {
+
+using clang::Token;
+namespace tok = clang::tok;
+
+void error(clang::Preprocessor& pp, clang::SourceLocation loc, const std::string& text) {
+  clang::DiagnosticsEngine& d = pp.getDiagnostics();
+  d.Report(loc, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << text;
+}
+
+llvm::StringRef word_of(const Token& t) {
+  return t.getIdentifierInfo() ? t.getIdentifierInfo()->getName() : llvm::StringRef();
+}
+
+class CcoPragmaHandler : public clang::PragmaHandler {
+ public:
+  explicit CcoPragmaHandler(PragmaList& out) : clang::PragmaHandler("cco"), out_(out) {}
+
+  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer introducer, Token& first) override {
+    CcoPragma p;
+    p.loc = first.getLocation();
+    clang::SourceManager& sm = pp.getSourceManager();
+    clang::SourceLocation floc = sm.getFileLoc(introducer.Loc);
+    p.in_main_file = sm.isWrittenInMainFile(floc);
+    p.offset = sm.getFileOffset(floc);
+    Token t;
+    pp.Lex(t);
+    llvm::StringRef w = word_of(t);
+    if (t.is(tok::eod)) return fail(pp, t, first.getLocation(), "expected 'do', 'ignore' or 'override' after '#pragma cco'");
+    if (w == "do" || w == "ignore") {
+      p.kind = w == "do" ? PragmaKind::Do : PragmaKind::Ignore;
+      pp.Lex(t);
+      if (t.isNot(tok::eod))
+        return fail(pp, t, t.getLocation(), "extra tokens after '#pragma cco " + w.str() + "'");
+      out_.all.push_back(p);
+      return;
+    }
+    if (w != "override")
+      return fail(pp, t, t.getLocation(),
+                  "unknown '#pragma cco' keyword '" + pp.getSpelling(t) + "': expected 'do', 'ignore' or 'override'");
+    p.kind = PragmaKind::Override;
+    pp.Lex(t);
+    if (t.isNot(tok::identifier))
+      return fail(pp, t, t.getLocation(), "expected a function name after '#pragma cco override'");
+    p.function = word_of(t).str();
+    p.function_loc = t.getLocation();
+    pp.Lex(t);
+    bool seen_reads = false, seen_writes = false;
+    while (t.isNot(tok::eod)) {
+      llvm::StringRef clause = word_of(t);
+      if (clause != "reads" && clause != "writes")
+        return fail(pp, t, t.getLocation(),
+                    "unknown clause '" + pp.getSpelling(t) + "' in '#pragma cco override': expected reads(...) or writes(...)");
+      bool& seen = clause == "reads" ? seen_reads : seen_writes;
+      if (seen) return fail(pp, t, t.getLocation(), "duplicate '" + clause.str() + "' clause in '#pragma cco override'");
+      seen = true;
+      std::vector<OverrideItem>& items = clause == "reads" ? p.reads : p.writes;
+      pp.Lex(t);
+      if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), "expected '(' after '" + clause.str() + "'");
+      pp.Lex(t);
+      while (t.isNot(tok::r_paren)) {
+        OverrideItem item;
+        item.loc = t.getLocation();
+        if (t.is(tok::identifier)) {
+          item.name = word_of(t).str();
+        } else if (t.is(tok::numeric_constant)) {
+          std::string digits = pp.getSpelling(t);
+          int n = 0;
+          if (llvm::StringRef(digits).getAsInteger(10, n) || n < 1)
+            return fail(pp, t, t.getLocation(), "expected a parameter position (1, 2, ...), got '" + digits + "'");
+          item.position = n;
+        } else {
+          return fail(pp, t, t.getLocation(),
+                      "expected a parameter name, a parameter position or a global variable in '" + clause.str() + "(...)'");
+        }
+        items.push_back(item);
+        pp.Lex(t);
+        if (t.is(tok::comma)) {
+          pp.Lex(t);
+          if (t.is(tok::r_paren)) return fail(pp, t, t.getLocation(), "expected an item after ','");
+        } else if (t.isNot(tok::r_paren)) {
+          return fail(pp, t, t.getLocation(), "expected ',' or ')' in '" + clause.str() + "(...)'");
+        }
+      }
+      pp.Lex(t);
+    }
+    out_.all.push_back(p);
+  }
+
+ private:
+  void fail(clang::Preprocessor& pp, Token& t, clang::SourceLocation loc, const std::string& text) {
+    error(pp, loc, text);
+    ++out_.errors;
+    while (t.isNot(tok::eod)) pp.Lex(t);
+  }
+  PragmaList& out_;
+};
+
+}  // namespace
+
+void register_cco_pragmas(clang::Preprocessor& pp, PragmaList& out) { pp.AddPragmaHandler(new CcoPragmaHandler(out)); }
+
+}  // namespace tucana::cco

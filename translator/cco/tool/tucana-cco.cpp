@@ -1,0 +1,164 @@
+// tucana-cco: is the blocking communication in a loop safe to overlap with
+// the computation around it, and the loop pipelined when it is.
+//
+//   tucana-cco check [--json] FILE -- COMPILER FLAGS
+//   tucana-cco rewrite --mpi|--tucana FILE -o OUT [--line N]... [--test-freq N] -- COMPILER FLAGS
+//
+// See docs/advise-check-rewrite.md. Exit status: 0 when the analysis ran
+// (unsafe loops included), 1 on errors (bad pragma, the file does not
+// compile, bad usage). OUT is written whole and is never the input.
+#include <string>
+#include <vector>
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "tucana/cco/Cco.h"
+#include "tucana_cco_config.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: tucana-cco check [--json] FILE -- COMPILER FLAGS\n"
+    "       tucana-cco rewrite --mpi|--tucana FILE -o OUT [--line N]... [--test-freq N] -- COMPILER FLAGS\n";
+
+int fail(const std::string& message) {
+  llvm::errs() << "tucana-cco: error: " << message << "\n";
+  return 1;
+}
+
+int usage(const std::string& message) {
+  llvm::errs() << "tucana-cco: error: " << message << "\n" << kUsage;
+  return 1;
+}
+
+std::vector<std::string> include_dirs(const char* argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&include_dirs));
+  llvm::SmallString<256> prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::SmallString<256> mpi_dir(prefix);
+  llvm::sys::path::append(mpi_dir, "include", "tucana", "mpi");
+  if (llvm::sys::fs::exists(llvm::Twine(mpi_dir) + "/mpi.h")) {
+    llvm::SmallString<256> include_dir(prefix);
+    llvm::sys::path::append(include_dir, "include");
+    return {std::string(mpi_dir), std::string(include_dir)};
+  }
+  std::vector<std::string> dirs;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(TUCANA_CCO_INCLUDE_DIRS).split(parts, ';', -1, false);
+  for (llvm::StringRef d : parts) dirs.push_back(d.str());
+  return dirs;
+}
+
+// Writes `text` to `path` through a temporary file in the same directory.
+int write_output(const std::string& path, const std::string& text) {
+  llvm::SmallString<256> temp;
+  int fd = -1;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temp))
+    return fail("cannot write '" + path + "': " + ec.message());
+  {
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out << text;
+    out.close();
+    if (out.has_error()) {
+      llvm::sys::fs::remove(temp);
+      return fail("cannot write '" + path + "': " + out.error().message());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    return fail("cannot write '" + path + "': " + ec.message());
+  }
+  return 0;
+}
+
+bool parse_uint(const std::string& s, int& out) {
+  return !llvm::StringRef(s).getAsInteger(10, out) && out >= 0;
+}
+
+}  // namespace
+
+int main(int argc, const char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc), flags;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i] == "--") {
+      flags.assign(args.begin() + i + 1, args.end());
+      args.resize(i);
+      break;
+    }
+  if (args.empty()) return usage("expected a command: check or rewrite");
+  if (args[0] == "--help" || args[0] == "-h") {
+    llvm::outs() << kUsage;
+    return 0;
+  }
+  if (args[0] == "--version") {
+    llvm::outs() << "tucana-cco (Tucana) " << TUCANA_VERSION << "\n";
+    return 0;
+  }
+  tucana::cco::Options opts;
+  std::string input, output;
+  bool json = false, mode_set = false;
+  if (args[0] != "check" && args[0] != "rewrite") return usage("unknown command '" + args[0] + "'");
+  bool check = args[0] == "check";
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& v) {
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    std::string v;
+    if (check && a == "--json") {
+      json = true;
+    } else if (!check && (a == "--mpi" || a == "--tucana")) {
+      if (mode_set) return usage("give one of --mpi and --tucana");
+      mode_set = true;
+      opts.mode = a == "--mpi" ? tucana::cco::Options::Mode::RewriteMpi : tucana::cco::Options::Mode::RewriteTucana;
+    } else if (!check && a == "-o") {
+      if (!value(output)) return usage("-o needs a file name");
+    } else if (!check && a == "--line") {
+      int n = 0;
+      if (!value(v) || !parse_uint(v, n) || n == 0) return usage("--line needs a line number");
+      opts.lines.push_back(static_cast<unsigned>(n));
+    } else if (!check && a == "--test-freq") {
+      if (!value(v) || !parse_uint(v, opts.test_freq)) return usage("--test-freq needs a number (0: no tests)");
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option '" + a + "' for '" + args[0] + "'");
+    } else {
+      if (!input.empty()) return usage("expected exactly one source file");
+      input = a;
+    }
+  }
+  if (input.empty()) return usage("expected a source file");
+  if (!llvm::sys::fs::exists(input)) return fail("no such file: '" + input + "'");
+  if (!check) {
+    if (!mode_set) return usage("rewrite needs --mpi or --tucana");
+    if (output.empty()) return usage("rewrite needs -o OUT");
+    if (llvm::sys::fs::equivalent(input, output) ||
+        llvm::sys::path::remove_leading_dotslash(input) == llvm::sys::path::remove_leading_dotslash(output))
+      return fail("refusing to write the output over the input file '" + input + "'");
+  }
+  opts.mode = check ? tucana::cco::Options::Mode::Check : opts.mode;
+  opts.display_name = input;
+
+  clang::tooling::FixedCompilationDatabase db(".", flags);
+  clang::tooling::ClangTool tool(db, {input});
+  std::vector<std::string> extra;
+  for (const std::string& d : include_dirs(argv[0])) extra.push_back("-I" + d);
+  extra.push_back("-resource-dir=" TUCANA_CCO_CLANG_RESOURCE_DIR);
+  // Unknown pragmas of other tools are not this tool's business.
+  extra.push_back("-Wno-unknown-pragmas");
+  tool.appendArgumentsAdjuster(
+      clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
+  tucana::cco::RunResult result;
+  int rc = tool.run(tucana::cco::action_factory(opts, result).get());
+  if (rc != 0 || !result.ok) return 1;
+  if (check) {
+    llvm::outs() << (json ? tucana::cco::format_json(result.check, input) : tucana::cco::format_text(result.check, input));
+    return 0;
+  }
+  for (const std::string& n : result.rewrite.notes) llvm::outs() << n << "\n";
+  return write_output(output, result.rewrite.text);
+}

@@ -1,0 +1,148 @@
+// tucana-cco: the safety analysis (check) and the software pipelining
+// (rewrite) of blocking MPI communication inside loops, after the
+// compiler-assisted overlapping of the seed paper (Sec. III-IV).
+//
+//   Pragmas.cpp   #pragma cco do | ignore | override, recorded by the preprocessor
+//   MpiComm.cpp   which MPI calls communicate, and which arguments are buffers
+//   Analysis.cpp  read/write sets per statement, dependences per loop, verdicts
+//   Rewrite.cpp   the pipelined loop (pure MPI) or Tucana annotations
+//   Action.cpp    the Clang front-end action that runs them
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+
+namespace tucana::cco {
+
+// ---------------------------------------------------------------- pragmas
+enum class PragmaKind { Do, Ignore, Override };
+
+struct OverrideItem {
+  std::string name;  // a parameter or global name; empty when `position` is used
+  int position = 0;  // 1-based parameter position, 0 when `name` is used
+  clang::SourceLocation loc;
+};
+
+struct CcoPragma {
+  PragmaKind kind;
+  clang::SourceLocation loc;  // of the `cco` token's line (the pragma's start)
+  unsigned offset = 0;        // file offset of `loc` in the main file
+  bool in_main_file = false;
+  // override only
+  std::string function;
+  clang::SourceLocation function_loc;
+  std::vector<OverrideItem> reads, writes;
+  bool used = false;
+};
+
+struct PragmaList {
+  std::vector<CcoPragma> all;
+  unsigned errors = 0;
+};
+
+// Registers the `#pragma cco ...` handler; pragmas are appended to `out`,
+// malformed ones reported as errors (and counted in out.errors).
+void register_cco_pragmas(clang::Preprocessor& pp, PragmaList& out);
+
+// ---------------------------------------------------------------- MPI calls
+enum class SizeKind { None, One, TimesSize, V };
+
+// A buffer argument of a communication call: `buf` is the argument index of
+// the buffer; its byte size is count*extent(type) (One), times the
+// communicator size (TimesSize) or the span of counts[]/displs[] (V).
+struct BufferArg {
+  int buf = -1, count = -1, type = -1, displs = -1;
+  SizeKind size = SizeKind::None;
+  bool read = false, written = false;
+};
+
+struct CommSpec {
+  const char* name = nullptr;
+  const char* nonblocking = nullptr;  // the MPI-3 counterpart; nullptr for posts/waits
+  bool collective = false;
+  bool rooted = false;  // Reduce/Gather/Scatter/Bcast: buffers matter at some ranks only
+  bool post = false;    // Isend/Irecv...: a post of a pair completed by a Wait
+  bool wait = false;    // Wait/Waitall
+  int comm = -1, status = -1, request = -1;
+  std::vector<BufferArg> buffers;
+  std::vector<int> read_arrays;  // count/displacement arrays, read until completion
+};
+
+// The communication calls the analysis knows (blocking ones with a
+// non-blocking counterpart, posts and waits); nullptr for others.
+const CommSpec* find_comm(llvm::StringRef name);
+
+// ---------------------------------------------------------------- analysis
+enum class Verdict { Safe, Unsafe, Unsupported };
+const char* verdict_name(Verdict v);
+
+struct Site {
+  unsigned line = 0, col = 0;
+  unsigned last_line = 0;  // the last line of Comm's statements (--line matches any line of them)
+  std::string call;  // the (first) blocking call of the group, or the first post
+  Verdict verdict = Verdict::Unsupported;
+  std::vector<std::string> reasons;
+  std::vector<std::string> replicate;  // buffers (as written) replication protects
+  // Rewrite data: the statements of the loop body forming Comm, [first, last].
+  const clang::Stmt* loop = nullptr;
+  unsigned first = 0, last = 0;
+  std::set<unsigned> replicate_args;  // (statement index << 8 | arg index) of replicated buffers
+  // Variables Before(i+1) rewrites while After(i) still needs iteration i's
+  // value: kept per iteration (a copy taken at the post, put back for After).
+  std::vector<const clang::VarDecl*> carry;
+};
+
+struct LoopReport {
+  unsigned line = 0, col = 0, end_line = 0;
+  std::string var;
+  const clang::VarDecl* var_decl = nullptr;
+  const clang::Stmt* loop = nullptr;
+  const clang::FunctionDecl* function = nullptr;
+  std::vector<Site> sites;
+};
+
+struct CheckResult {
+  std::string file;
+  std::vector<LoopReport> loops;  // in source order; a pseudo loop (line 0) holds sites in no loop
+  bool ok = false;
+};
+
+struct Options {
+  enum class Mode { Check, RewriteMpi, RewriteTucana } mode = Mode::Check;
+  std::vector<unsigned> lines;  // rewrite: only loops with a site at one of these lines
+  int test_freq = 16;
+  std::string display_name;  // the input as the user named it (#line, messages)
+};
+
+// Analyzes every loop of the main file; errors go to ctx's diagnostics.
+CheckResult analyze(clang::ASTContext& ctx, PragmaList& pragmas);
+
+struct RewriteResult {
+  std::string text;
+  std::vector<std::string> notes;  // one line per loop transformed or skipped
+  bool ok = false;
+};
+
+RewriteResult rewrite(clang::ASTContext& ctx, const CheckResult& check, const Options& opts, const PragmaList& pragmas);
+
+// Prints `result` as the compiler-style notes or as the JSON of docs/advise-check-rewrite.md.
+// `name`: the file as the user named it.
+std::string format_text(const CheckResult& result, const std::string& name);
+std::string format_json(const CheckResult& result, const std::string& name);
+
+// The front-end action: runs analyze (and rewrite) on each file.
+struct RunResult {
+  CheckResult check;
+  RewriteResult rewrite;
+  bool ok = false;
+};
+std::unique_ptr<clang::tooling::FrontendActionFactory> action_factory(const Options& opts, RunResult& out);
+
+}  // namespace tucana::cco
