@@ -51,7 +51,7 @@ check "rewrite --profile: only the lines of the selected sites" bash -c "
   tail -n 1 cco.log | grep -qx 'rewrite --mpi $src -o out.c --line $line_a -- -I.'"
 check "--tune: times each MPI_Test frequency, rewrites with the best" bash -c "
   '$advise' rewrite --mpi x.c -o tuned.c --tune '{exe}' -- -I. -O3 >tune.txt &&
-  test \$(grep -cE '^ +[0-9]+  [0-9.]+' tune.txt) = 6 && grep -q '<- best' tune.txt &&
+  test \$(grep -cE '^ +[0-9]+  [0-9.]+' tune.txt) = 9 && grep -q '<- best' tune.txt &&
   best=\$(awk '/<- best/ { print \$1 }' tune.txt) && tail -n 1 cco.log | grep -qx \"rewrite --mpi x.c -o tuned.c --test-freq \$best -- -I. -O3\""
 rm bin/tucana-cco
 check "without tucana-cco the report has no loop column" bash -c "
