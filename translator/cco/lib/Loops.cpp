@@ -1,6 +1,7 @@
 // Finds the communication sites of the main file, the loop around each, and
 // decides per site whether Comm(i) may overlap After(i-1) and Before(i+1).
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -253,9 +254,17 @@ class SiteChecker {
         bool visible = keep && (keep->hasGlobalStorage() ||
                                 sm.isBeforeInTranslationUnit(sm.getExpansionLoc(keep->getLocation()), loop_begin));
         if (candidates == 1 && visible && !C_aw.count(x) && !C_w.count(x)) {
-          if (std::find(site.carry.begin(), site.carry.end(), keep) == site.carry.end()) site.carry.push_back(keep);
+          Carried c{keep, nullptr};
+          if (std::find(site.carry.begin(), site.carry.end(), c) == site.carry.end()) site.carry.push_back(c);
           continue;
         }
+        // A count or displacement array of a v-collective of Comm(i) has
+        // comm-size elements: After(i) gets a copy of them, taken at the post.
+        if (!C_aw.count(x) && !C_w.count(x))
+          if (auto c = comm_size_array(stmts, site, x, before, comm, after)) {
+            if (std::find(site.carry.begin(), site.carry.end(), *c) == site.carry.end()) site.carry.push_back(*c);
+            continue;
+          }
         r.push_back("Before(i+1) writes " + N(a) + " (line " + L(B_w[x].line) + ") which After(i) reads (line " +
                     L(a.line) + ")");
       }
@@ -283,8 +292,8 @@ class SiteChecker {
       for (const BufferArg& b : spec->buffers) consider(b.buf, b.size != SizeKind::None, "buffer");
       for (int i : spec->read_arrays) consider(i, spec->collective, "count array");
     }
-    for (const VarDecl* v : site.carry) {
-      std::string name = v->getNameAsString();
+    for (const Carried& c : site.carry) {
+      std::string name = c.var->getNameAsString();
       if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
         site.replicate.push_back(name);
     }
@@ -301,6 +310,34 @@ class SiteChecker {
   }
 
  private:
+  // The pointer variable `p` when `x` is what it points to, `p` is a count or
+  // displacement argument (written as `p`) of a v-collective of Comm, and no
+  // part of the loop body assigns `p` itself.
+  std::optional<Carried> comm_size_array(const std::vector<const Stmt*>& stmts, const Site& site, const Obj& x,
+                                         const Effects& before, const Effects& comm, const Effects& after) {
+    for (unsigned k = site.first; k <= site.last && k < stmts.size(); ++k) {
+      const CallExpr* call = top_level_call(stmts[k]);
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(call->getDirectCallee()->getName()) : nullptr;
+      if (!spec || !spec->collective || spec->comm < 0 || static_cast<unsigned>(spec->comm) >= call->getNumArgs())
+        continue;
+      for (int i : spec->read_arrays) {
+        if (static_cast<unsigned>(i) >= call->getNumArgs()) continue;
+        auto* ref = dyn_cast<DeclRefExpr>(call->getArg(i)->IgnoreParenImpCasts());
+        auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+        if (!v || !v->getType()->isPointerType() || v == var_) continue;
+        if (!(an_.root(f_, Obj{v, 1}) == x)) continue;
+        Obj self{v, 0};
+        if (before.writes.count(self) || comm.writes.count(self) || after.writes.count(self)) continue;
+        SourceManager& sm = ctx_.getSourceManager();
+        if (!v->hasGlobalStorage() && !sm.isBeforeInTranslationUnit(sm.getExpansionLoc(v->getLocation()),
+                                                                       sm.getExpansionLoc(loop_->getBeginLoc())))
+          continue;
+        return Carried{v, call->getArg(spec->comm)};
+      }
+    }
+    return std::nullopt;
+  }
+
   static void merge(Effects& into, const Effects& e) {
     for (std::map<Obj, Access> Effects::*m : {&Effects::reads, &Effects::writes, &Effects::async_reads, &Effects::async_writes, &Effects::send_bufs,
                     &Effects::recv_bufs, &Effects::count_arrays})

@@ -253,16 +253,27 @@ class LoopRewriter {
     std::string count = "tucana_cco_n_" + sfx;
     std::ostringstream keep_in, keep_out;
     for (size_t c = 0; c < site.carry.size(); ++c) {
-      std::string v = site.carry[c]->getNameAsString();
+      std::string v = site.carry[c].var->getNameAsString();
       std::string keep = "tucana_cco_keep" + std::to_string(c) + "_" + sfx;
-      decl << "  char *" << keep << " = (char *)malloc(2 * sizeof(" << v << "));\n";
+      std::string size = "sizeof(" + v + ")", addr = "&" + v;
+      if (site.carry[c].comm) {
+        // comm-size elements of what `v` points to (one size per loop: the
+        // communicator is the same each iteration, as the post needs).
+        size = "tucana_cco_ksz" + std::to_string(c) + "_" + sfx;
+        addr = v;
+        decl << "  size_t " << size << " = 0;\n  char *" << keep << " = NULL;\n";
+        icomm << "    if (!" << keep << ") {\n      " << size << " = (size_t)tucana_cco_commsize("
+              << text(site.carry[c].comm->getSourceRange()) << ") * sizeof(*" << v << ");\n      " << keep
+              << " = (char *)malloc(2 * " << size << " + 1);\n    }\n";
+      } else {
+        decl << "  char *" << keep << " = (char *)malloc(2 * sizeof(" << v << "));\n";
+      }
       cleanup << "  free(" << keep << ");\n";
-      icomm << "    memcpy(" << keep << " + (" << count << " % 2) * sizeof(" << v << "), &" << v << ", sizeof(" << v
-            << "));\n";
-      keep_in << "      memcpy(&" << v << ", " << keep << " + ((" << count << " + 1) % 2) * sizeof(" << v << "), sizeof("
-              << v << "));\n";
-      keep_out << "      memcpy(&" << v << ", " << keep << " + (" << count << " % 2) * sizeof(" << v << "), sizeof(" << v
-               << "));\n";
+      icomm << "    memcpy(" << keep << " + (" << count << " % 2) * " << size << ", " << addr << ", " << size << ");\n";
+      keep_in << "      memcpy(" << addr << ", " << keep << " + ((" << count << " + 1) % 2) * " << size << ", " << size
+              << ");\n";
+      keep_out << "      memcpy(" << addr << ", " << keep << " + (" << count << " % 2) * " << size << ", " << size
+               << ");\n";
     }
     if (!site.carry.empty()) decl << "  unsigned long " << count << " = 0;\n";
     std::string waits = "    " + end_call + "\n";
