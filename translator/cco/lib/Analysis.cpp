@@ -344,9 +344,10 @@ class Walker {
       Summary s = an_.summarize(def, depth_ + 1);
       for (const SummaryEffect& e : s.effects) {
         if (e.param < 0) {
-          e.write ? write(e.global) : read(e.global);
+          // Inside Comm(i) a callee's accesses last as long as Comm(i) does.
+          e.write ? write(e.global, comm_) : read(e.global, comm_);
         } else if (const Expr* a = arg(e.param)) {
-          pointee_access(a, !e.write, e.write);
+          pointee_access(a, !e.write, e.write, comm_);
         }
       }
       for (const std::string& u : s.unknown) out_.unknown.push_back({u, line_});

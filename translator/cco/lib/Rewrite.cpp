@@ -571,8 +571,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
       notes.push_back({l->line, prefix + "not rewritten: " + why});
       continue;
     }
-    std::string refused;
-    if (opts.mode == Options::Mode::RewriteTucana) {
+    std::string refused = chosen->no_rewrite;
+    if (!refused.empty()) {
+    } else if (opts.mode == Options::Mode::RewriteTucana) {
       refused = annotate(ctx, rw, *l, *chosen);
     } else {
       LoopRewriter lrw(ctx, rw, opts, progress, visited);

@@ -107,6 +107,9 @@ struct Site {
   // Variables Before(i+1) rewrites while After(i) still needs iteration i's
   // value: kept per iteration (a copy taken at the post, put back for After).
   std::vector<Carried> carry;
+  // Why rewrite refuses this site although check gives a verdict (Comm of
+  // nested statements, communication inside a callee); empty if it does not.
+  std::string no_rewrite;
 };
 
 struct LoopReport {
