@@ -336,6 +336,16 @@ class Walker {
       return;
     }
     const FunctionDecl* def = nullptr;
+    if (auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda() && f->hasBody(def) && def) {
+      // A lambda's body names the caller's variables (its captures): walk it here.
+      if (depth_ >= kMaxDepth) {
+        out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});
+        return;
+      }
+      Walker inner(an_, out_, line_, depth_ + 1, comm_);
+      inner.visit(def->getBody());
+      return;
+    }
     if (f->hasBody(def) && def) {
       if (depth_ >= kMaxDepth) {
         out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});

@@ -7,6 +7,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
 
@@ -21,12 +22,15 @@ void error(ASTContext& ctx, SourceLocation loc, const std::string& text) {
   d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << text;
 }
 
-bool is_loop(const Stmt* s) { return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s); }
+bool is_loop(const Stmt* s) {
+  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+}
 
 const Stmt* loop_body(const Stmt* s) {
   if (auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
   if (auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
   if (auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
+  if (auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
   return nullptr;
 }
 
@@ -65,7 +69,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (const FunctionDecl* def = nullptr; f->hasBody(def) && def && def != function_)
       calls_to[def].push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_,
                                        std::vector<const Stmt*>(loops_.rbegin(), loops_.rend())});
-    const CommSpec* spec = find_comm(f->getName());
+    const CommSpec* spec = find_comm(plain_name(f));
     if (!spec || spec->wait) return true;
     sites.push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_,
                              std::vector<const Stmt*>(loops_.rbegin(), loops_.rend())});
@@ -98,7 +102,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 // Jumps out of the loop body: break/continue not inside an inner loop (or
 // switch for break), return, goto.
 void find_jumps(const Stmt* s, bool in_loop, bool in_switch, SourceManager& sm, std::vector<std::string>& out) {
-  if (!s) return;
+  if (!s || isa<LambdaExpr>(s)) return;  // a lambda's return leaves the lambda only
   auto line = [&](const Stmt* x) { return std::to_string(sm.getExpansionLineNumber(x->getBeginLoc())); };
   if (isa<BreakStmt>(s) && !in_loop && !in_switch) out.push_back("'break' at line " + line(s) + " leaves the loop");
   if (isa<ContinueStmt>(s) && !in_loop) out.push_back("'continue' at line " + line(s) + " skips the rest of the body");
@@ -136,7 +140,7 @@ void comm_calls(const Stmt* s, P pred, std::vector<const CallExpr*>& out) {
   if (!s || isa<LambdaExpr>(s)) return;
   if (auto* c = dyn_cast<CallExpr>(s))
     if (const FunctionDecl* f = c->getDirectCallee())
-      if (const CommSpec* spec = find_comm(f->getName()); spec && pred(*spec)) out.push_back(c);
+      if (const CommSpec* spec = find_comm(plain_name(f)); spec && pred(*spec)) out.push_back(c);
   for (const Stmt* x : s->children()) comm_calls(x, pred, out);
 }
 bool has_post(const Stmt* s) {
@@ -349,7 +353,7 @@ class SiteChecker {
     size_t dependences = r.size();
     for (unsigned k = site.first; k <= site.last; ++k) {
       const CallExpr* call = top_level_call(stmts[k]);
-      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(call->getDirectCallee()->getName()) : nullptr;
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(plain_name(call->getDirectCallee())) : nullptr;
       if (!spec) continue;
       auto consider = [&](int arg, bool sized, const char* what) {
         if (arg < 0 || static_cast<unsigned>(arg) >= call->getNumArgs()) return;
@@ -398,7 +402,7 @@ class SiteChecker {
                                          const Effects& before, const Effects& comm, const Effects& after) {
     for (unsigned k = site.first; k <= site.last && k < stmts.size(); ++k) {
       const CallExpr* call = top_level_call(stmts[k]);
-      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(call->getDirectCallee()->getName()) : nullptr;
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(plain_name(call->getDirectCallee())) : nullptr;
       if (!spec || !spec->collective || spec->comm < 0 || static_cast<unsigned>(spec->comm) >= call->getNumArgs())
         continue;
       for (int i : spec->read_arrays) {
@@ -487,7 +491,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (p.kind != PragmaKind::Override) continue;
     const FunctionDecl* f = nullptr;
     for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->getName() == p.function) f = fd;
+      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && plain_name(fd) == p.function) f = fd;
     if (!f) {
       error(ctx, p.function_loc, "'#pragma cco override': no function '" + p.function + "' is declared in this file");
       continue;
@@ -533,7 +537,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
   CommSpec callee_spec;
   callee_spec.nonblocking = "";
   auto outward = [&](const CallSite& c, Site s, bool callee) -> bool {
-    const CommSpec* spec = callee ? &callee_spec : find_comm(c.call->getDirectCallee()->getName());
+    const CommSpec* spec = callee ? &callee_spec : find_comm(plain_name(c.call->getDirectCallee()));
     if (!spec->post && !spec->nonblocking) return false;
     for (const Stmt* L : c.outer) {
       if (marked_only && !marked.count(L)) continue;
@@ -658,7 +662,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
         s.first = s.last = static_cast<unsigned>(k);
         auto spec_at = [&](unsigned i) -> const CommSpec* {
           const CallExpr* ce = i < stmts.size() ? top_level_call(stmts[i]) : nullptr;
-          return ce && ce->getDirectCallee() ? find_comm(ce->getDirectCallee()->getName()) : nullptr;
+          return ce && ce->getDirectCallee() ? find_comm(plain_name(ce->getDirectCallee())) : nullptr;
         };
         if (spec->post) {
           // Posts up to the waits that complete them.
@@ -691,6 +695,20 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
         s.verdict = Verdict::Unsupported;
       } else {
         std::vector<const Stmt*> flat(body->body_begin(), body->body_end());
+        // Rewrite edits the text: a header or a call that a macro expands to has none to edit.
+        auto macro = [&](SourceLocation l) {
+          return "'" + Lexer::getImmediateMacroName(l, sm, ctx.getLangOpts()).str() + "'";
+        };
+        auto* fs = dyn_cast<ForStmt>(loop);
+        if (fs && (fs->getLParenLoc().isMacroID() || body->getLBracLoc().isMacroID()))
+          s.no_rewrite = "the loop header is written through the macro " + macro(fs->getLParenLoc()) +
+                         ": tucana-cco cannot edit it";
+        for (unsigned i = s.first; i <= s.last && s.no_rewrite.empty(); ++i)
+          if (stmts[i]->getBeginLoc().isMacroID() || stmts[i]->getEndLoc().isMacroID())
+            s.no_rewrite = "the communication at line " +
+                           std::to_string(sm.getExpansionLineNumber(stmts[i]->getBeginLoc())) +
+                           " is written through the macro " + macro(stmts[i]->getBeginLoc()) +
+                           ": tucana-cco cannot edit it";
         SiteChecker(ctx, an, lr.function, loop, var).check(body, flat, s);
       }
       lr.sites.push_back(s);

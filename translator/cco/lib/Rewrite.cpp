@@ -146,7 +146,7 @@ class LoopRewriter {
     std::vector<std::string> status_copies;
     for (unsigned k = site.first; k <= site.last; ++k) {
       const CallExpr* call = top_level_call(stmts[k]);
-      const CommSpec* spec = find_comm(call->getDirectCallee()->getName());
+      const CommSpec* spec = find_comm(plain_name(call->getDirectCallee()));
       std::vector<std::string> args;
       for (const Expr* a : call->arguments()) args.push_back(text(a->getSourceRange()));
       std::vector<std::string> out_args = args;
@@ -365,7 +365,7 @@ class LoopRewriter {
     for (size_t k = from; k < to; ++k) {
       if (waits_only) {
         const CallExpr* c = top_level_call(stmts[k]);
-        const CommSpec* spec = c ? find_comm(c->getDirectCallee()->getName()) : nullptr;
+        const CommSpec* spec = c ? find_comm(plain_name(c->getDirectCallee())) : nullptr;
         if (spec && !spec->wait) {
           if (spec->status >= 0 && static_cast<unsigned>(spec->status) < c->getNumArgs()) walk(c->getArg(spec->status));
           for (const BufferArg& b : spec->buffers)
@@ -429,7 +429,7 @@ bool calls_collective(const Stmt* s, std::set<const FunctionDecl*>& seen) {
   if (auto* c = dyn_cast<CallExpr>(s))
     if (const FunctionDecl* f = c->getDirectCallee()) {
       bool known = false;
-      if (translate::classify_mpi_call(f->getName(), &known).collective() && known) return true;
+      if (translate::classify_mpi_call(plain_name(f), &known).collective() && known) return true;
       const FunctionDecl* def = nullptr;
       if (f->hasBody(def) && def && seen.insert(def).second && calls_collective(def->getBody(), seen)) return true;
     }
@@ -463,7 +463,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
   for (unsigned x : site.replicate_args) {
     unsigned k = x >> 8, arg = x & 0xff;
     const CallExpr* c = top_level_call(stmts[k]);
-    const CommSpec* spec = find_comm(c->getDirectCallee()->getName());
+    const CommSpec* spec = find_comm(plain_name(c->getDirectCallee()));
     for (const BufferArg& b : spec->buffers)
       if (static_cast<unsigned>(b.buf) == arg) (b.written ? recv_rep : send_rep) = true;
     for (int i : spec->read_arrays)
@@ -477,7 +477,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
   };
   auto is_post = [&](unsigned k) {
     const CallExpr* c = top_level_call(stmts[k]);
-    const CommSpec* spec = c && c->getDirectCallee() ? find_comm(c->getDirectCallee()->getName()) : nullptr;
+    const CommSpec* spec = c && c->getDirectCallee() ? find_comm(plain_name(c->getDirectCallee())) : nullptr;
     return spec && spec->post;
   };
   std::string last_b = nb ? name(nb - 1) : "", last_c = name(site.last), last_a = na ? name(site.last + na) : "";
@@ -549,8 +549,8 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   int done = 0;
   std::vector<std::pair<unsigned, std::string>> notes;
   for (const LoopReport* l : loops) {
-    std::string prefix = file + ":" + std::to_string(l->line) + ":" + std::to_string(l->col) + ": note: loop over '" +
-                         l->var + "': ";
+    std::string prefix = file + ":" + std::to_string(l->line) + ":" + std::to_string(l->col) + ": note: " +
+                         (l->var.empty() ? std::string("loop: ") : "loop over '" + l->var + "': ");
     const Site* chosen = nullptr;
     std::string why;
     for (const Site& s : l->sites) {
