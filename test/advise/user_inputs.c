@@ -14,6 +14,7 @@
 #define FOR(i, n) for (int i = 0; i < (n); ++i)
 #define SUM(a, b) MPI_Allreduce(&(a), &(b), 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
 double a, b, c[4];
+double total(double x);
 
 void f(int n) {
   // CHECK: [[FILE]]:[[@LINE+2]]:3: note: loop over 'it': MPI_Allreduce at line [[@LINE+4]] is safe to pipeline (replicates 'a', 'b')
@@ -54,8 +55,15 @@ void f(int n) {
   // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop: not rewritten: MPI_Allreduce at line [[@LINE+2]] is unsupported: not a counted loop
   while (step < n) {
     MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    c[2] += b;
+    c[2] += b + total(a);
     ++step;
   }
   inline_loop(n);
+}
+double total(double x) {
+  double y = 0;
+  // A callee's collective called in the while loop above: the note says where.
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: note: MPI_Allreduce at line [[@LINE+1]] cannot be pipelined: not in a loop ('total' is called in the loop at line 56, which is not a counted for loop)
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return y;
 }

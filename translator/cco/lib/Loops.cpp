@@ -627,7 +627,19 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       for (const CallSite& c : calls) {
         if (grouped.count(c.call) || via_caller(c)) continue;
         Site s = site_of(c.call);
-        s.reasons.push_back("not in a loop");
+        std::string why = "not in a loop";
+        // Say where the function is called in a loop that could not take it.
+        const FunctionDecl* def = nullptr;
+        if (c.function && c.function->hasBody(def))
+          if (auto it = col.calls_to.find(def); it != col.calls_to.end())
+            for (const CallSite& caller : it->second)
+              if (caller.loop) {
+                why += " ('" + c.function->getNameAsString() + "' is called in the loop at line " +
+                       std::to_string(sm.getExpansionLineNumber(caller.loop->getBeginLoc())) +
+                       ", which is not a counted for loop)";
+                break;
+              }
+        s.reasons.push_back(why);
         lr.sites.push_back(s);
       }
       if (!lr.sites.empty()) result.loops.push_back(lr);
