@@ -52,14 +52,17 @@ void leaves(int niter) {
   }
 }
 
-// Not pipelined for other reasons: no counted loop, not at top level, no loop.
+// Not pipelined for other reasons: no counted loop, no loop.
 void others(int n) {
   int k = 0;
   // CHECK: [[FILE]]:[[@LINE+1]]:3: note: loop: MPI_Barrier at line [[@LINE+2]] cannot be pipelined: not a counted loop (a for loop with a loop variable)
   while (k++ < n) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  // CHECK: [[FILE]]:[[@LINE+1]]:3: note: loop over 'i': MPI_Barrier at line [[@LINE+2]] cannot be pipelined: not a top-level statement of the loop body
+  // A blocking call inside an `if`: the `if` is Comm(i) (check gives the
+  // verdict; rewrite refuses Comm of nested statements).
+  // CHECK: [[FILE]]:[[@LINE+2]]:3: note: loop over 'i': MPI_Barrier at line [[@LINE+3]] is safe to pipeline
+  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'i': not rewritten: MPI_Barrier at line [[@LINE+2]]: Comm(i) is made of nested statements (lines [[@LINE+2]]-[[@LINE+2]]): tucana-cco rewrites only
   for (int i = 0; i < n; ++i) {
     if (i % 2) MPI_Barrier(MPI_COMM_WORLD);
   }

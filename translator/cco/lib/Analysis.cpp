@@ -336,6 +336,16 @@ class Walker {
       return;
     }
     const FunctionDecl* def = nullptr;
+    if (auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda() && f->hasBody(def) && def) {
+      // A lambda's body names the caller's variables (its captures): walk it here.
+      if (depth_ >= kMaxDepth) {
+        out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});
+        return;
+      }
+      Walker inner(an_, out_, line_, depth_ + 1, comm_);
+      inner.visit(def->getBody());
+      return;
+    }
     if (f->hasBody(def) && def) {
       if (depth_ >= kMaxDepth) {
         out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});
@@ -344,9 +354,10 @@ class Walker {
       Summary s = an_.summarize(def, depth_ + 1);
       for (const SummaryEffect& e : s.effects) {
         if (e.param < 0) {
-          e.write ? write(e.global) : read(e.global);
+          // Inside Comm(i) a callee's accesses last as long as Comm(i) does.
+          e.write ? write(e.global, comm_) : read(e.global, comm_);
         } else if (const Expr* a = arg(e.param)) {
-          pointee_access(a, !e.write, e.write);
+          pointee_access(a, !e.write, e.write, comm_);
         }
       }
       for (const std::string& u : s.unknown) out_.unknown.push_back({u, line_});

@@ -1,10 +1,13 @@
 // Finds the communication sites of the main file, the loop around each, and
 // decides per site whether Comm(i) may overlap After(i-1) and Before(i+1).
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <sstream>
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
 
@@ -19,12 +22,15 @@ void error(ASTContext& ctx, SourceLocation loc, const std::string& text) {
   d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << text;
 }
 
-bool is_loop(const Stmt* s) { return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s); }
+bool is_loop(const Stmt* s) {
+  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+}
 
 const Stmt* loop_body(const Stmt* s) {
   if (auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
   if (auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
   if (auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
+  if (auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
   return nullptr;
 }
 
@@ -32,6 +38,7 @@ struct CallSite {
   const CallExpr* call;
   const Stmt* loop;  // innermost, or null
   const FunctionDecl* function;
+  std::vector<const Stmt*> outer;  // the enclosing loops, innermost first (loop included)
 };
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -59,9 +66,13 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (!function_) return true;
     const FunctionDecl* f = c->getDirectCallee();
     if (!f) return true;
-    const CommSpec* spec = find_comm(f->getName());
+    if (const FunctionDecl* def = nullptr; f->hasBody(def) && def && def != function_)
+      calls_to[def].push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_,
+                                       std::vector<const Stmt*>(loops_.rbegin(), loops_.rend())});
+    const CommSpec* spec = find_comm(plain_name(f));
     if (!spec || spec->wait) return true;
-    sites.push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_});
+    sites.push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_,
+                             std::vector<const Stmt*>(loops_.rbegin(), loops_.rend())});
     return true;
   }
   bool VisitCompoundStmt(CompoundStmt* cs) {
@@ -78,6 +89,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   std::vector<CallSite> sites;
+  std::map<const FunctionDecl*, std::vector<CallSite>> calls_to;  // calls of functions with a body, by callee
   std::map<CcoPragma*, const Stmt*> attached;
 
  private:
@@ -90,7 +102,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 // Jumps out of the loop body: break/continue not inside an inner loop (or
 // switch for break), return, goto.
 void find_jumps(const Stmt* s, bool in_loop, bool in_switch, SourceManager& sm, std::vector<std::string>& out) {
-  if (!s) return;
+  if (!s || isa<LambdaExpr>(s)) return;  // a lambda's return leaves the lambda only
   auto line = [&](const Stmt* x) { return std::to_string(sm.getExpansionLineNumber(x->getBeginLoc())); };
   if (isa<BreakStmt>(s) && !in_loop && !in_switch) out.push_back("'break' at line " + line(s) + " leaves the loop");
   if (isa<ContinueStmt>(s) && !in_loop) out.push_back("'continue' at line " + line(s) + " skips the rest of the body");
@@ -115,14 +127,84 @@ const VarDecl* loop_variable(const Stmt* loop) {
   return nullptr;
 }
 
+// Whether `s` contains the call `c`, or a communication call with `pred`.
+bool contains_call(const Stmt* s, const CallExpr* c) {
+  if (!s) return false;
+  if (s == c) return true;
+  for (const Stmt* x : s->children())
+    if (contains_call(x, c)) return true;
+  return false;
+}
+template <typename P>
+void comm_calls(const Stmt* s, P pred, std::vector<const CallExpr*>& out) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  if (auto* c = dyn_cast<CallExpr>(s))
+    if (const FunctionDecl* f = c->getDirectCallee())
+      if (const CommSpec* spec = find_comm(plain_name(f)); spec && pred(*spec)) out.push_back(c);
+  for (const Stmt* x : s->children()) comm_calls(x, pred, out);
+}
+bool has_post(const Stmt* s) {
+  std::vector<const CallExpr*> v;
+  comm_calls(s, [](const CommSpec& c) { return c.post; }, v);
+  return !v.empty();
+}
+bool has_wait(const Stmt* s) {
+  std::vector<const CallExpr*> v;
+  comm_calls(s, [](const CommSpec& c) { return c.wait; }, v);
+  return !v.empty();
+}
+
+// The statements of a loop body with its { } blocks opened one level: the
+// unit of Comm when the communication is not at top level.
+std::vector<const Stmt*> flattened(const Stmt* body) {
+  std::vector<const Stmt*> out;
+  auto* b = dyn_cast_or_null<CompoundStmt>(body);
+  if (!b) {
+    if (body) out.push_back(body);
+    return out;
+  }
+  for (const Stmt* s : b->body()) {
+    if (auto* inner = dyn_cast<CompoundStmt>(s))
+      out.insert(out.end(), inner->body_begin(), inner->body_end());
+    else
+      out.push_back(s);
+  }
+  return out;
+}
+
+// Comm(i) in `stmts` for the communication call `c` (a post or a blocking
+// call anywhere in a statement): the statement holding it, for a post up to
+// the last statement holding a wait before the next posts. False if the
+// posts are not completed in `stmts`.
+bool nested_group(const std::vector<const Stmt*>& stmts, const CallExpr* c, const CommSpec& spec, unsigned& first,
+                  unsigned& last) {
+  int k0 = -1;
+  for (unsigned i = 0; i < stmts.size() && k0 < 0; ++i)
+    if (contains_call(stmts[i], c)) k0 = static_cast<int>(i);
+  if (k0 < 0) return false;
+  first = last = static_cast<unsigned>(k0);
+  if (!spec.post) return !has_wait(stmts[first]) || has_post(stmts[first]);
+  bool seen_wait = false;
+  for (unsigned j = first; j < stmts.size(); ++j) {
+    bool w = has_wait(stmts[j]), p = has_post(stmts[j]);
+    if (seen_wait && p && !w) break;
+    if (w) {
+      seen_wait = true;
+      last = j;
+    }
+  }
+  return seen_wait;
+}
+
 class SiteChecker {
  public:
   SiteChecker(ASTContext& ctx, Analyzer& an, const FunctionDecl* f, const Stmt* loop, const VarDecl* var)
       : ctx_(ctx), an_(an), f_(f), loop_(loop), var_(var) {}
 
-  void check(const CompoundStmt* body, Site& site) {
+  // `stmts`: the loop body's statements (top-level ones, or with blocks
+  // flattened for a Comm of nested statements); Comm is [site.first, site.last].
+  void check(const Stmt* body, const std::vector<const Stmt*>& stmts, Site& site) {
     SourceManager& sm = ctx_.getSourceManager();
-    std::vector<const Stmt*> stmts(body->body_begin(), body->body_end());
     Effects before, comm, after;
     std::vector<std::pair<std::string, unsigned>> unknown;
     for (unsigned k = 0; k < stmts.size(); ++k) {
@@ -253,9 +335,17 @@ class SiteChecker {
         bool visible = keep && (keep->hasGlobalStorage() ||
                                 sm.isBeforeInTranslationUnit(sm.getExpansionLoc(keep->getLocation()), loop_begin));
         if (candidates == 1 && visible && !C_aw.count(x) && !C_w.count(x)) {
-          if (std::find(site.carry.begin(), site.carry.end(), keep) == site.carry.end()) site.carry.push_back(keep);
+          Carried c{keep, nullptr};
+          if (std::find(site.carry.begin(), site.carry.end(), c) == site.carry.end()) site.carry.push_back(c);
           continue;
         }
+        // A count or displacement array of a v-collective of Comm(i) has
+        // comm-size elements: After(i) gets a copy of them, taken at the post.
+        if (!C_aw.count(x) && !C_w.count(x))
+          if (auto c = comm_size_array(stmts, site, x, before, comm, after)) {
+            if (std::find(site.carry.begin(), site.carry.end(), *c) == site.carry.end()) site.carry.push_back(*c);
+            continue;
+          }
         r.push_back("Before(i+1) writes " + N(a) + " (line " + L(B_w[x].line) + ") which After(i) reads (line " +
                     L(a.line) + ")");
       }
@@ -263,7 +353,7 @@ class SiteChecker {
     size_t dependences = r.size();
     for (unsigned k = site.first; k <= site.last; ++k) {
       const CallExpr* call = top_level_call(stmts[k]);
-      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(call->getDirectCallee()->getName()) : nullptr;
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(plain_name(call->getDirectCallee())) : nullptr;
       if (!spec) continue;
       auto consider = [&](int arg, bool sized, const char* what) {
         if (arg < 0 || static_cast<unsigned>(arg) >= call->getNumArgs()) return;
@@ -283,8 +373,12 @@ class SiteChecker {
       for (const BufferArg& b : spec->buffers) consider(b.buf, b.size != SizeKind::None, "buffer");
       for (int i : spec->read_arrays) consider(i, spec->collective, "count array");
     }
-    for (const VarDecl* v : site.carry) {
-      std::string name = v->getNameAsString();
+    if (!site.no_rewrite.empty())  // no top-level calls to match: name what would be replicated
+      for (const Obj& x : replicate)
+        if (std::find(site.replicate.begin(), site.replicate.end(), obj_name(x)) == site.replicate.end())
+          site.replicate.push_back(obj_name(x));
+    for (const Carried& c : site.carry) {
+      std::string name = c.var->getNameAsString();
       if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
         site.replicate.push_back(name);
     }
@@ -301,6 +395,34 @@ class SiteChecker {
   }
 
  private:
+  // The pointer variable `p` when `x` is what it points to, `p` is a count or
+  // displacement argument (written as `p`) of a v-collective of Comm, and no
+  // part of the loop body assigns `p` itself.
+  std::optional<Carried> comm_size_array(const std::vector<const Stmt*>& stmts, const Site& site, const Obj& x,
+                                         const Effects& before, const Effects& comm, const Effects& after) {
+    for (unsigned k = site.first; k <= site.last && k < stmts.size(); ++k) {
+      const CallExpr* call = top_level_call(stmts[k]);
+      const CommSpec* spec = call && call->getDirectCallee() ? find_comm(plain_name(call->getDirectCallee())) : nullptr;
+      if (!spec || !spec->collective || spec->comm < 0 || static_cast<unsigned>(spec->comm) >= call->getNumArgs())
+        continue;
+      for (int i : spec->read_arrays) {
+        if (static_cast<unsigned>(i) >= call->getNumArgs()) continue;
+        auto* ref = dyn_cast<DeclRefExpr>(call->getArg(i)->IgnoreParenImpCasts());
+        auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+        if (!v || !v->getType()->isPointerType() || v == var_) continue;
+        if (!(an_.root(f_, Obj{v, 1}) == x)) continue;
+        Obj self{v, 0};
+        if (before.writes.count(self) || comm.writes.count(self) || after.writes.count(self)) continue;
+        SourceManager& sm = ctx_.getSourceManager();
+        if (!v->hasGlobalStorage() && !sm.isBeforeInTranslationUnit(sm.getExpansionLoc(v->getLocation()),
+                                                                       sm.getExpansionLoc(loop_->getBeginLoc())))
+          continue;
+        return Carried{v, call->getArg(spec->comm)};
+      }
+    }
+    return std::nullopt;
+  }
+
   static void merge(Effects& into, const Effects& e) {
     for (std::map<Obj, Access> Effects::*m : {&Effects::reads, &Effects::writes, &Effects::async_reads, &Effects::async_writes, &Effects::send_bufs,
                     &Effects::recv_bufs, &Effects::count_arrays})
@@ -369,7 +491,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (p.kind != PragmaKind::Override) continue;
     const FunctionDecl* f = nullptr;
     for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->getName() == p.function) f = fd;
+      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && plain_name(fd) == p.function) f = fd;
     if (!f) {
       error(ctx, p.function_loc, "'#pragma cco override': no function '" + p.function + "' is declared in this file");
       continue;
@@ -405,6 +527,89 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (!by_loop.count(s.loop)) order.push_back(s.loop);
     by_loop[s.loop].push_back(s);
   }
+  // Sites whose Comm(i) is nested statements of an enclosing loop, by loop.
+  std::map<const Stmt*, LoopReport> outer_reports;
+  std::set<const CallExpr*> grouped;  // calls of such a Comm(i) already reported
+  // The outward search: the first loop around `c`, innermost first, in whose
+  // (flattened) body `c` and the waits completing it form Comm(i).
+  // `callee`: `c` is a call of a function holding the communication (a
+  // blocking unit of Comm).
+  CommSpec callee_spec;
+  callee_spec.nonblocking = "";
+  auto outward = [&](const CallSite& c, Site s, bool callee) -> bool {
+    const CommSpec* spec = callee ? &callee_spec : find_comm(plain_name(c.call->getDirectCallee()));
+    if (!spec->post && !spec->nonblocking) return false;
+    for (const Stmt* L : c.outer) {
+      if (marked_only && !marked.count(L)) continue;
+      const VarDecl* var = loop_variable(L);
+      if (!var) continue;
+      std::vector<const Stmt*> flat = flattened(loop_body(L));
+      if (!nested_group(flat, c.call, *spec, s.first, s.last)) continue;
+      std::vector<const CallExpr*> in_comm;
+      for (unsigned i = s.first; i <= s.last; ++i) comm_calls(flat[i], [](const CommSpec&) { return true; }, in_comm);
+      grouped.insert(in_comm.begin(), in_comm.end());
+      s.loop = L;
+      s.last_line = std::max(s.line, sm.getExpansionLineNumber(flat[s.last]->getEndLoc()));
+      if (callee) {
+        s.last_line = s.line;  // the site stays the MPI call inside the callee
+        std::string name = c.call->getDirectCallee()->getNameAsString();
+        s.no_rewrite = "communication inside '" + name + "' (line " +
+                       std::to_string(sm.getExpansionLineNumber(c.call->getBeginLoc())) +
+                       "): inline it, or split it into post and wait";
+      } else {
+        s.no_rewrite = "Comm(i) is made of nested statements (lines " +
+                       std::to_string(sm.getExpansionLineNumber(flat[s.first]->getBeginLoc())) + "-" +
+                       std::to_string(s.last_line) +
+                       "): tucana-cco rewrites only posts, waits and blocking calls that are top-level statements of "
+                       "the loop body";
+      }
+      SiteChecker(ctx, an, c.function, L, var).check(loop_body(L), flat, s);
+      LoopReport& lr = outer_reports[L];
+      if (!lr.loop) {
+        lr.loop = L;
+        lr.function = c.function;
+        SourceLocation begin = sm.getExpansionLoc(L->getBeginLoc());
+        lr.line = sm.getExpansionLineNumber(begin);
+        lr.col = sm.getExpansionColumnNumber(begin);
+        lr.end_line = sm.getExpansionLineNumber(L->getEndLoc());
+        lr.var_decl = var;
+        lr.var = var->getNameAsString();
+      }
+      lr.sites.push_back(s);
+      return true;
+    }
+    return false;
+  };
+  // A site in a function some loop calls: the call of that function is Comm(i)
+  // of the caller's loop (the first call in a loop of the main file).
+  std::set<const FunctionDecl*> via_done;
+  std::function<bool(const CallSite&)> via_caller = [&](const CallSite& c) -> bool {
+    const FunctionDecl* f = c.function;
+    if (!f || !f->getBody()) return false;
+    const FunctionDecl* def = nullptr;
+    f->hasBody(def);
+    if (via_done.count(def)) {
+      grouped.insert(c.call);
+      return true;  // reported with the first site of this function
+    }
+    Site s;
+    s.line = sm.getExpansionLineNumber(c.call->getBeginLoc());
+    s.col = sm.getExpansionColumnNumber(c.call->getBeginLoc());
+    s.call = c.call->getDirectCallee()->getNameAsString();
+    // Callers not in a loop pass the search on to their own callers.
+    std::function<bool(const FunctionDecl*, int)> up = [&](const FunctionDecl* fn, int depth) -> bool {
+      auto it = col.calls_to.find(fn);
+      if (it == col.calls_to.end() || depth > 4) return false;
+      for (const CallSite& caller : it->second) {
+        if (caller.loop ? outward(caller, s, true) : caller.function && up(caller.function, depth + 1)) return true;
+      }
+      return false;
+    };
+    if (!up(def, 0)) return false;
+    via_done.insert(def);
+    grouped.insert(c.call);
+    return true;
+  };
   for (const Stmt* loop : order) {
     std::vector<CallSite>& calls = by_loop[loop];
     LoopReport lr;
@@ -420,11 +625,24 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     };
     if (!loop) {
       for (const CallSite& c : calls) {
+        if (grouped.count(c.call) || via_caller(c)) continue;
         Site s = site_of(c.call);
-        s.reasons.push_back("not in a loop");
+        std::string why = "not in a loop";
+        // Say where the function is called in a loop that could not take it.
+        const FunctionDecl* def = nullptr;
+        if (c.function && c.function->hasBody(def))
+          if (auto it = col.calls_to.find(def); it != col.calls_to.end())
+            for (const CallSite& caller : it->second)
+              if (caller.loop) {
+                why += " ('" + c.function->getNameAsString() + "' is called in the loop at line " +
+                       std::to_string(sm.getExpansionLineNumber(caller.loop->getBeginLoc())) +
+                       ", which is not a counted for loop)";
+                break;
+              }
+        s.reasons.push_back(why);
         lr.sites.push_back(s);
       }
-      result.loops.push_back(lr);
+      if (!lr.sites.empty()) result.loops.push_back(lr);
       continue;
     }
     SourceLocation begin = sm.getExpansionLoc(loop->getBeginLoc());
@@ -439,9 +657,10 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (body) stmts.assign(body->body_begin(), body->body_end());
     std::set<const CallExpr*> done;
     for (const CallSite& c : calls) {
-      if (done.count(c.call)) continue;
+      if (done.count(c.call) || grouped.count(c.call)) continue;
       Site s = site_of(c.call);
       std::string why;
+      bool structural = false;
       if (marked_only && !marked.count(loop)) why = "the loop is not marked '#pragma cco do' (other loops of the file are)";
       else if (!var) why = "not a counted loop (a for loop with a loop variable)";
       else if (!body) why = "the loop body is not a { } block";
@@ -449,12 +668,13 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       for (unsigned i = 0; i < stmts.size(); ++i)
         if (top_level_call(stmts[i]) == c.call) k = static_cast<int>(i);
       if (why.empty() && k < 0) why = "not a top-level statement of the loop body";
+      structural = !why.empty() && !(marked_only && !marked.count(loop));
       if (why.empty()) {
         const CommSpec* spec = find_comm(s.call);
         s.first = s.last = static_cast<unsigned>(k);
         auto spec_at = [&](unsigned i) -> const CommSpec* {
           const CallExpr* ce = i < stmts.size() ? top_level_call(stmts[i]) : nullptr;
-          return ce && ce->getDirectCallee() ? find_comm(ce->getDirectCallee()->getName()) : nullptr;
+          return ce && ce->getDirectCallee() ? find_comm(plain_name(ce->getDirectCallee())) : nullptr;
         };
         if (spec->post) {
           // Posts up to the waits that complete them.
@@ -462,6 +682,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
           while (spec_at(i) && spec_at(i)->post) ++i;
           if (!spec_at(i) || !spec_at(i)->wait) {
             why = "the requests of " + s.call + " are not completed by an MPI_Wait/MPI_Waitall that follows the posts at top level";
+            structural = true;
           } else {
             while (spec_at(i + 1) && spec_at(i + 1)->wait) ++i;
             s.last = i;
@@ -480,16 +701,33 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       s.last_line = s.line;
       if (k >= 0)
         s.last_line = std::max(s.line, sm.getExpansionLineNumber(stmts[why.empty() ? s.last : s.first]->getEndLoc()));
+      if (!why.empty() && structural && (outward(c, site_of(c.call), false) || via_caller(c))) continue;
       if (!why.empty()) {
         s.reasons.push_back(why);
         s.verdict = Verdict::Unsupported;
       } else {
-        SiteChecker(ctx, an, lr.function, loop, var).check(body, s);
+        std::vector<const Stmt*> flat(body->body_begin(), body->body_end());
+        // Rewrite edits the text: a header or a call that a macro expands to has none to edit.
+        auto macro = [&](SourceLocation l) {
+          return "'" + Lexer::getImmediateMacroName(l, sm, ctx.getLangOpts()).str() + "'";
+        };
+        auto* fs = dyn_cast<ForStmt>(loop);
+        if (fs && (fs->getLParenLoc().isMacroID() || body->getLBracLoc().isMacroID()))
+          s.no_rewrite = "the loop header is written through the macro " + macro(fs->getLParenLoc()) +
+                         ": tucana-cco cannot edit it";
+        for (unsigned i = s.first; i <= s.last && s.no_rewrite.empty(); ++i)
+          if (stmts[i]->getBeginLoc().isMacroID() || stmts[i]->getEndLoc().isMacroID())
+            s.no_rewrite = "the communication at line " +
+                           std::to_string(sm.getExpansionLineNumber(stmts[i]->getBeginLoc())) +
+                           " is written through the macro " + macro(stmts[i]->getBeginLoc()) +
+                           ": tucana-cco cannot edit it";
+        SiteChecker(ctx, an, lr.function, loop, var).check(body, flat, s);
       }
       lr.sites.push_back(s);
     }
-    result.loops.push_back(lr);
+    if (!lr.sites.empty()) result.loops.push_back(lr);
   }
+  for (auto& [l, lr] : outer_reports) result.loops.push_back(lr);
   std::stable_sort(result.loops.begin(), result.loops.end(),
                    [](const LoopReport& a, const LoopReport& b) { return a.line < b.line; });
   result.ok = true;

@@ -146,7 +146,7 @@ class LoopRewriter {
     std::vector<std::string> status_copies;
     for (unsigned k = site.first; k <= site.last; ++k) {
       const CallExpr* call = top_level_call(stmts[k]);
-      const CommSpec* spec = find_comm(call->getDirectCallee()->getName());
+      const CommSpec* spec = find_comm(plain_name(call->getDirectCallee()));
       std::vector<std::string> args;
       for (const Expr* a : call->arguments()) args.push_back(text(a->getSourceRange()));
       std::vector<std::string> out_args = args;
@@ -253,16 +253,27 @@ class LoopRewriter {
     std::string count = "tucana_cco_n_" + sfx;
     std::ostringstream keep_in, keep_out;
     for (size_t c = 0; c < site.carry.size(); ++c) {
-      std::string v = site.carry[c]->getNameAsString();
+      std::string v = site.carry[c].var->getNameAsString();
       std::string keep = "tucana_cco_keep" + std::to_string(c) + "_" + sfx;
-      decl << "  char *" << keep << " = (char *)malloc(2 * sizeof(" << v << "));\n";
+      std::string size = "sizeof(" + v + ")", addr = "&" + v;
+      if (site.carry[c].comm) {
+        // comm-size elements of what `v` points to (one size per loop: the
+        // communicator is the same each iteration, as the post needs).
+        size = "tucana_cco_ksz" + std::to_string(c) + "_" + sfx;
+        addr = v;
+        decl << "  size_t " << size << " = 0;\n  char *" << keep << " = NULL;\n";
+        icomm << "    if (!" << keep << ") {\n      " << size << " = (size_t)tucana_cco_commsize("
+              << text(site.carry[c].comm->getSourceRange()) << ") * sizeof(*" << v << ");\n      " << keep
+              << " = (char *)malloc(2 * " << size << " + 1);\n    }\n";
+      } else {
+        decl << "  char *" << keep << " = (char *)malloc(2 * sizeof(" << v << "));\n";
+      }
       cleanup << "  free(" << keep << ");\n";
-      icomm << "    memcpy(" << keep << " + (" << count << " % 2) * sizeof(" << v << "), &" << v << ", sizeof(" << v
-            << "));\n";
-      keep_in << "      memcpy(&" << v << ", " << keep << " + ((" << count << " + 1) % 2) * sizeof(" << v << "), sizeof("
-              << v << "));\n";
-      keep_out << "      memcpy(&" << v << ", " << keep << " + (" << count << " % 2) * sizeof(" << v << "), sizeof(" << v
-               << "));\n";
+      icomm << "    memcpy(" << keep << " + (" << count << " % 2) * " << size << ", " << addr << ", " << size << ");\n";
+      keep_in << "      memcpy(" << addr << ", " << keep << " + ((" << count << " + 1) % 2) * " << size << ", " << size
+              << ");\n";
+      keep_out << "      memcpy(" << addr << ", " << keep << " + (" << count << " % 2) * " << size << ", " << size
+               << ");\n";
     }
     if (!site.carry.empty()) decl << "  unsigned long " << count << " = 0;\n";
     std::string waits = "    " + end_call + "\n";
@@ -354,7 +365,7 @@ class LoopRewriter {
     for (size_t k = from; k < to; ++k) {
       if (waits_only) {
         const CallExpr* c = top_level_call(stmts[k]);
-        const CommSpec* spec = c ? find_comm(c->getDirectCallee()->getName()) : nullptr;
+        const CommSpec* spec = c ? find_comm(plain_name(c->getDirectCallee())) : nullptr;
         if (spec && !spec->wait) {
           if (spec->status >= 0 && static_cast<unsigned>(spec->status) < c->getNumArgs()) walk(c->getArg(spec->status));
           for (const BufferArg& b : spec->buffers)
@@ -418,7 +429,7 @@ bool calls_collective(const Stmt* s, std::set<const FunctionDecl*>& seen) {
   if (auto* c = dyn_cast<CallExpr>(s))
     if (const FunctionDecl* f = c->getDirectCallee()) {
       bool known = false;
-      if (translate::classify_mpi_call(f->getName(), &known).collective() && known) return true;
+      if (translate::classify_mpi_call(plain_name(f), &known).collective() && known) return true;
       const FunctionDecl* def = nullptr;
       if (f->hasBody(def) && def && seen.insert(def).second && calls_collective(def->getBody(), seen)) return true;
     }
@@ -452,7 +463,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
   for (unsigned x : site.replicate_args) {
     unsigned k = x >> 8, arg = x & 0xff;
     const CallExpr* c = top_level_call(stmts[k]);
-    const CommSpec* spec = find_comm(c->getDirectCallee()->getName());
+    const CommSpec* spec = find_comm(plain_name(c->getDirectCallee()));
     for (const BufferArg& b : spec->buffers)
       if (static_cast<unsigned>(b.buf) == arg) (b.written ? recv_rep : send_rep) = true;
     for (int i : spec->read_arrays)
@@ -466,7 +477,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
   };
   auto is_post = [&](unsigned k) {
     const CallExpr* c = top_level_call(stmts[k]);
-    const CommSpec* spec = c && c->getDirectCallee() ? find_comm(c->getDirectCallee()->getName()) : nullptr;
+    const CommSpec* spec = c && c->getDirectCallee() ? find_comm(plain_name(c->getDirectCallee())) : nullptr;
     return spec && spec->post;
   };
   std::string last_b = nb ? name(nb - 1) : "", last_c = name(site.last), last_a = na ? name(site.last + na) : "";
@@ -538,8 +549,8 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   int done = 0;
   std::vector<std::pair<unsigned, std::string>> notes;
   for (const LoopReport* l : loops) {
-    std::string prefix = file + ":" + std::to_string(l->line) + ":" + std::to_string(l->col) + ": note: loop over '" +
-                         l->var + "': ";
+    std::string prefix = file + ":" + std::to_string(l->line) + ":" + std::to_string(l->col) + ": note: " +
+                         (l->var.empty() ? std::string("loop: ") : "loop over '" + l->var + "': ");
     const Site* chosen = nullptr;
     std::string why;
     for (const Site& s : l->sites) {
@@ -560,8 +571,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
       notes.push_back({l->line, prefix + "not rewritten: " + why});
       continue;
     }
-    std::string refused;
-    if (opts.mode == Options::Mode::RewriteTucana) {
+    std::string refused = chosen->no_rewrite;
+    if (!refused.empty()) {
+    } else if (opts.mode == Options::Mode::RewriteTucana) {
       refused = annotate(ctx, rw, *l, *chosen);
     } else {
       LoopRewriter lrw(ctx, rw, opts, progress, visited);

@@ -83,6 +83,16 @@ const CommSpec* find_comm(llvm::StringRef name);
 enum class Verdict { Safe, Unsafe, Unsupported };
 const char* verdict_name(Verdict v);
 
+// A variable After(i) needs iteration i's value of: a variable of fixed
+// size (`comm` null), or what a pointer variable points to when it is a
+// count or displacement array of the v-collective `comm_call` (it then has
+// MPI_Comm_size(comm) elements).
+struct Carried {
+  const clang::VarDecl* var = nullptr;
+  const clang::Expr* comm = nullptr;
+  bool operator==(const Carried& o) const { return var == o.var; }
+};
+
 struct Site {
   unsigned line = 0, col = 0;
   unsigned last_line = 0;  // the last line of Comm's statements (--line matches any line of them)
@@ -96,7 +106,10 @@ struct Site {
   std::set<unsigned> replicate_args;  // (statement index << 8 | arg index) of replicated buffers
   // Variables Before(i+1) rewrites while After(i) still needs iteration i's
   // value: kept per iteration (a copy taken at the post, put back for After).
-  std::vector<const clang::VarDecl*> carry;
+  std::vector<Carried> carry;
+  // Why rewrite refuses this site although check gives a verdict (Comm of
+  // nested statements, communication inside a callee); empty if it does not.
+  std::string no_rewrite;
 };
 
 struct LoopReport {

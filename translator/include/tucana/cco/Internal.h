@@ -61,6 +61,12 @@ class Analyzer {
   std::unique_ptr<Impl> impl_;
 };
 
+// A declaration's name, empty for operators, constructors and other names
+// that are not identifiers (getName() asserts on those).
+inline llvm::StringRef plain_name(const clang::NamedDecl* d) {
+  return d && d->getIdentifier() ? d->getName() : llvm::StringRef();
+}
+
 // The pseudo object of the order of point-to-point messages.
 bool is_message_order(const Obj& o);
 
