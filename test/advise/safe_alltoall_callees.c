@@ -44,7 +44,7 @@ double run(int niter) {
 
 // OUT: #line 1 "[[FILE]]"
 // OUT: #ifndef TUCANA_CCO_TEST_FREQ
-// OUT-NEXT: #define TUCANA_CCO_TEST_FREQ 16
+// OUT-NEXT: #define TUCANA_CCO_TEST_FREQ 1024
 // OUT-NEXT: #endif
 // OUT: static TUCANA_CCO_UNUSED void tucana_cco_progress(void) {
 // OUT: #line 18 "[[FILE]]"
