@@ -172,6 +172,13 @@ def match_site(site, checked, source_name, slack=5):
     near = [c for c in checked if c["call"] == site.get("call") and abs(c["line"] - line) <= slack]
     if near:
         return min(near, key=lambda c: abs(c["line"] - line)), ""
+    # Part of a group: check reports the posts and waits of one Comm(i) (and
+    # the sites in a callee) once, on the loop that gave the verdict; a site
+    # inside that loop's lines takes the verdict of the innermost such loop.
+    around = [c for c in checked if c.get("loop_line") and c.get("loop_end")
+              and c["loop_line"] <= line <= c["loop_end"] and c["verdict"] != "unsupported"]
+    if around:
+        return min(around, key=lambda c: (c["loop_end"] - c["loop_line"], abs(c["line"] - line))), ""
     return None, f"line {line} is in no loop that check analysed"
 
 
@@ -287,6 +294,7 @@ def table_rows(analysis, timing, programs, networks):
 
             cco, _, cco_note = sp("cco")
             ann, ann_vf, ann_note = sp("advise-tucana")
+            virt, virt_vf, virt_note = sp("virtualized")
             best_exist = ""
             exist_notes = []
             for variant in ("overlap", "tucana"):
@@ -294,7 +302,7 @@ def table_rows(analysis, timing, programs, networks):
                 exist_notes.append(note)
                 if s is not None and (not best_exist or s > best_exist[0]):
                     best_exist = (s, f"{variant}{rb.v_label(variant, vf)}")
-            notes = [n for n in [a.get("note", ""), cco_note, ann_note] + exist_notes if n]
+            notes = [n for n in [a.get("note", ""), cco_note, ann_note, virt_note] + exist_notes if n]
             rows.append({
                 "program": prog, "network": net,
                 "hot_model": sites_text(rep["by_model"]) if rep else "n/a",
@@ -312,6 +320,8 @@ def table_rows(analysis, timing, programs, networks):
                 "speedup_cco_pct": f"{cco:.1f}" if cco is not None else "",
                 "speedup_annotation_pct": f"{ann:.1f}" if ann is not None else "",
                 "annotation_vf": ann_vf or "",
+                "speedup_virtualized_pct": f"{virt:.1f}" if virt is not None else "",
+                "virtualized_vf": virt_vf or "",
                 "best_existing": f"{best_exist[1]} {best_exist[0]:.1f}%" if best_exist else "",
                 "best_existing_pct": f"{best_exist[0]:.1f}" if best_exist else "",
                 "note": "; ".join(notes),
@@ -321,19 +331,23 @@ def table_rows(analysis, timing, programs, networks):
 
 FIELDS = ["program", "network", "hot_model", "hot_measured", "same_selection", "modelled_s",
           "measured_s", "comm_modelled_s", "comm_measured_s", "verdict", "original_s",
-          "speedup_cco_pct", "speedup_annotation_pct", "annotation_vf", "best_existing",
+          "speedup_cco_pct", "speedup_annotation_pct", "annotation_vf", "speedup_virtualized_pct",
+          "virtualized_vf", "best_existing",
           "best_existing_pct", "note"]
 
 
 def md_table(rows):
     head = ["program", "network", "hot site(s) by model", "by measurement", "modelled s",
             "measured s", "verdict", "speedup CCO %", "speedup annotation % (VF)",
-            "best existing variant", "note"]
+            "speedup virtualized % (VF)", "best existing variant", "note"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         ann = r["speedup_annotation_pct"] + (f" (VF {r['annotation_vf']})" if r["annotation_vf"] else "")
+        virt = r.get("speedup_virtualized_pct", "") + (f" (VF {r['virtualized_vf']})"
+                                                      if r.get("virtualized_vf") else "")
         cells = [r["program"], r["network"], r["hot_model"], r["hot_measured"], r["modelled_s"] or "n/a",
                  r["measured_s"] or "n/a", r["verdict"], r["speedup_cco_pct"] or "n/a", ann or "n/a",
+                 virt or "n/a",
                  r["best_existing"] or ("-" if r["program"] not in OLDER_PROGRAMS else "n/a"),
                  r["note"]]
         out.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
@@ -475,6 +489,18 @@ def analyse_program(prog, tools, opts, ctx, rate, calibration, flags):
         res["verdict"] = "n/a: no original binary"
         return res
     res["binaries"]["original"] = orig
+    # Plain virtualization (tucanacc --no-translate) is the reference of the
+    # annotation route: what Tucana gives with no annotation at all.
+    if prog in OLDER_PROGRAMS:
+        virt = os.path.join(opts.build, "bench", "programs", prog, f"{prog}.virtualized")
+        if os.access(virt, os.X_OK):
+            res["binaries"]["virtualized"] = virt
+    else:
+        virt = os.path.join(d, f"{prog}.virtualized")
+        rc, so, se = run_tool([tools["tucanacc"], "--no-translate"] + CFLAGS + ["-o", virt, src]
+                              + LIBS.get(prog, []), os.path.join(logs, "build-virtualized.log"), opts)
+        if rc == 0:
+            res["binaries"]["virtualized"] = virt
     args = program_args(prog, opts)
     np_ = opts.np_map.get(prog, opts.np)
 
@@ -539,6 +565,11 @@ def analyse_program(prog, tools, opts, ctx, rate, calibration, flags):
         if rc != 0 or not os.path.isfile(out_c):
             notes.append(f"rewrite {mode} failed: {first_error(se, rc)}")
             continue
+        done = "pipelined" if mode == "--mpi" else "annotated for Tucana"
+        if done not in so:
+            why = [ln.split("not rewritten:", 1)[1].strip() for ln in so.splitlines() if "not rewritten:" in ln]
+            notes.append(f"rewrite {mode}: nothing rewritten" + (f" ({why[0]})" if why else ""))
+            continue
         cmd = [cc] + CFLAGS + ["-o", exe, out_c] + LIBS.get(prog, [])
         rc, so, se = run_tool(cmd, os.path.join(logs, f"build-{variant}-{net}.log"), opts)
         if rc != 0:
@@ -566,6 +597,9 @@ def make_schedule(opts, ctx, analysis):
             if "cco" in a["binaries"]:
                 jobs.append(launch("cco", prog, a["binaries"]["cco"], args, np_, None, opts, ctx, rate))
             for vf in opts.vf_list:
+                if "virtualized" in a["binaries"]:
+                    jobs.append(launch("virtualized", prog, a["binaries"]["virtualized"], args, np_, vf,
+                                       opts, ctx, rate))
                 if "advise-tucana" in a["binaries"]:
                     jobs.append(launch("advise-tucana", prog, a["binaries"]["advise-tucana"], args, np_, vf,
                                        opts, ctx, rate))
@@ -632,8 +666,9 @@ def write_reports(opts, ctx, rows):
           "measured s: their seconds summed over the sites either selection picks. speedup % = 100 * "
           f"(T_original / T_variant - 1) on the {opts.stat} times. CCO: `tucana-advise rewrite --mpi` "
           "built with mpicc -O2; annotation: `rewrite --tucana` built with tucanacc -O2 and run by "
-          "tucana-run; best existing variant: the hand-written overlap or tucana variant (older "
-          "programs only).", ""]
+          "tucana-run; virtualized: the original built with tucanacc --no-translate and run by "
+          "tucana-run (no annotation: the reference of the annotation route); best existing variant: "
+          "the hand-written overlap or tucana variant (older programs only).", ""]
     md += md_table(rows)
     if ctx["notes"]:
         md += ["", "## Notes", ""] + ["- " + n for n in ctx["notes"]]
@@ -654,11 +689,12 @@ def plot_matplotlib(out):
               for r in rows]
     series = [("speedup_cco_pct", "CCO (rewrite --mpi)", "#1f77b4"),
               ("speedup_annotation_pct", "annotation (rewrite --tucana, best VF)", "#d62728"),
+              ("speedup_virtualized_pct", "virtualized, no annotation (best VF)", "#2ca02c"),
               ("best_existing_pct", "best existing variant", "#7f7f7f")]
     fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(rows) + 2), 4.2))
     width = 0.8 / len(series)
     for k, (col, name, color) in enumerate(series):
-        xs = [i + (k - 1) * width for i in range(len(rows))]
+        xs = [i + (k - (len(series) - 1) / 2) * width for i in range(len(rows))]
         ys = [float(r[col]) if r[col] else 0.0 for r in rows]
         bars = ax.bar(xs, ys, width, label=name, color=color)
         for b, r in zip(bars, rows):

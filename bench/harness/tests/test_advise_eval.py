@@ -91,8 +91,13 @@ class Check(unittest.TestCase):
         c, why = ae.match_site({"site": "irregular.c:442", "line": 442, "call": "MPI_Isend"},
                                checked, "irregular.c")
         self.assertEqual((c["line"], why), (443, ""))
-        # not the same call: no match
+        # not the same call, but inside the loop check gave a verdict for (a
+        # post or wait of the same Comm(i), reported once): that verdict
         c, why = ae.match_site({"site": "irregular.c:444", "line": 444, "call": "MPI_Send"},
+                               checked, "irregular.c")
+        self.assertEqual((c["loop_line"], c["verdict"], why), (431, "unsafe", ""))
+        # outside every analysed loop: no match
+        c, why = ae.match_site({"site": "irregular.c:500", "line": 500, "call": "MPI_Send"},
                                checked, "irregular.c")
         self.assertIsNone(c)
         self.assertIn("no loop", why)
@@ -165,8 +170,8 @@ class Table(unittest.TestCase):
         self.assertIn("checksum differs", j_row["note"])
         md = "\n".join(ae.md_table(rows))
         self.assertIn("| ft | 1gbit | ft.c:388 MPI_Alltoall | ft.c:388 MPI_Alltoall | 4.1102 | 4.3001 | safe "
-                      "| 25.0 | 60.0 (VF 4) | - |", md)
-        self.assertIn("| jacobi3d | 1gbit | n/a | n/a | n/a | n/a | unsafe: x | n/a | n/a | overlap 50.0% |", md)
+                      "| 25.0 | 60.0 (VF 4) | n/a | - |", md)
+        self.assertIn("| jacobi3d | 1gbit | n/a | n/a | n/a | n/a | unsafe: x | n/a | n/a | n/a | overlap 50.0% |", md)
 
     def test_failed_runs_give_no_speedup(self):
         rows = [run_row("is", "original", None, 1, 2.0), run_row("is", "cco", None, 1, 1.0, status="failed")]
@@ -252,8 +257,11 @@ class EndToEnd(unittest.TestCase):
             self.assertTrue(launcher[-5].endswith("ft.original"), launcher)
             self.assertEqual(launcher[-4:], ["64", "64", "64", "4"])
             variants = {(r["program"], r["variant"]) for r in runs if r["status"] == "ok"}
+            virt = {("irregular", "virtualized")} if os.access(irr_bin + "virtualized", os.X_OK) else set()
             self.assertEqual(variants, {("ft", "original"), ("ft", "cco"), ("ft", "advise-tucana"),
-                                        ("irregular", "original")} | {("irregular", v) for v in existing})
+                                        ("ft", "virtualized"), ("irregular", "original")}
+                             | {("irregular", v) for v in existing} | virt)
+            self.assertNotEqual(ft["speedup_virtualized_pct"], "")
             self.assertEqual(len({r["checksum"] for r in runs if r["program"] == "ft"}), 1)
 
     def test_rewrite_failure_is_recorded(self):
@@ -262,7 +270,16 @@ class EndToEnd(unittest.TestCase):
             self.assertEqual(rows["ft"]["verdict"], "safe")
             self.assertEqual(rows["ft"]["speedup_cco_pct"], "")
             self.assertIn("rewrite --mpi failed: tucana-advise: rewrite: cannot do this", rows["ft"]["note"])
-            self.assertEqual({r["variant"] for r in runs}, {"original"})
+            self.assertEqual({r["variant"] for r in runs}, {"original", "virtualized"})
+
+    def test_nothing_rewritten_is_no_variant(self):
+        # a rewrite that exits 0 but transforms no loop (the real tool's
+        # "not rewritten" note) must not be timed as if it were one
+        with tempfile.TemporaryDirectory() as tmp:
+            rows, calls, runs = self.run_eval(tmp, {"FAKE_ADVISE_NOTHING_REWRITTEN": "1"}, programs="ft")
+            self.assertEqual(rows["ft"]["speedup_cco_pct"], "")
+            self.assertIn("rewrite --mpi: nothing rewritten (MPI_X at line 1: Before or After calls X)", rows["ft"]["note"])
+            self.assertEqual({r["variant"] for r in runs}, {"original", "virtualized"})
 
 
 if __name__ == "__main__":
