@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tucana/translate/ToolFiles.h"
 #include "tucana/translate/TranslateAction.h"
 #include "tucana_translate_config.h"
 
@@ -33,52 +34,9 @@ llvm::cl::extrahelp more_help(
     "Compiler flags go after '--' (e.g. -- -I include -DN=64), or come from a\n"
     "compile_commands.json found with -p. Tucana's <mpi.h> is always on the include path.\n");
 
-// Tucana's headers: next to an installed tool (PREFIX/bin/../include/tucana/mpi
-// and PREFIX/include, so that a moved prefix works), else the build tree's.
-std::vector<std::string> tucana_include_dirs(const char* argv0) {
-  std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&tucana_include_dirs));
-  llvm::SmallString<256> prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::SmallString<256> mpi_dir(prefix);
-  llvm::sys::path::append(mpi_dir, "include", "tucana", "mpi");
-  if (llvm::sys::fs::exists(llvm::Twine(mpi_dir) + "/mpi.h")) {
-    llvm::SmallString<256> include_dir(prefix);
-    llvm::sys::path::append(include_dir, "include");
-    return {std::string(mpi_dir), std::string(include_dir)};
-  }
-  std::vector<std::string> dirs;
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  llvm::StringRef(TUCANA_TRANSLATE_INCLUDE_DIRS).split(parts, ';', -1, false);
-  for (llvm::StringRef d : parts) dirs.push_back(d.str());
-  return dirs;
-}
-
 int fail(const std::string& message) {
   llvm::errs() << "tucana-translate: error: " << message << "\n";
   return 1;
-}
-
-// Writes `text` to `path` through a temporary file in the same directory,
-// so that `path` is either untouched or complete.
-int write_output(const std::string& path, const std::string& text) {
-  llvm::SmallString<256> temp;
-  int fd = -1;
-  std::string model = path + ".tmp-%%%%%%";
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return fail("cannot write '" + path + "': " + ec.message());
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << text;
-    out.close();
-    if (out.has_error()) {
-      llvm::sys::fs::remove(temp);
-      return fail("cannot write '" + path + "': " + out.error().message());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    return fail("cannot write '" + path + "': " + ec.message());
-  }
-  return 0;
 }
 
 }  // namespace
@@ -106,7 +64,9 @@ int main(int argc, const char** argv) {
   // Tucana's <mpi.h> and the compiler's own headers (this tool does not live
   // next to clang, so the resource directory is given explicitly).
   std::vector<std::string> extra;
-  for (const std::string& d : tucana_include_dirs(argv[0])) extra.push_back("-I" + d);
+  for (const std::string& d : tucana::translate::tucana_include_dirs(
+           argv[0], reinterpret_cast<void*>(&fail), TUCANA_TRANSLATE_INCLUDE_DIRS))
+    extra.push_back("-I" + d);
   extra.push_back("-resource-dir=" TUCANA_CLANG_RESOURCE_DIR);
   tool.appendArgumentsAdjuster(
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
@@ -120,5 +80,6 @@ int main(int argc, const char** argv) {
     llvm::outs() << result.text;
     return 0;
   }
-  return write_output(output_file, result.text);
+  std::string error = tucana::translate::write_whole_file(output_file, result.text);
+  return error.empty() ? 0 : fail(error);
 }

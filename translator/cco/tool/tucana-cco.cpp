@@ -17,6 +17,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tucana/cco/Cco.h"
+#include "tucana/translate/ToolFiles.h"
 #include "tucana_cco_config.h"
 
 namespace {
@@ -33,45 +34,6 @@ int fail(const std::string& message) {
 int usage(const std::string& message) {
   llvm::errs() << "tucana-cco: error: " << message << "\n" << kUsage;
   return 1;
-}
-
-std::vector<std::string> include_dirs(const char* argv0) {
-  std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&include_dirs));
-  llvm::SmallString<256> prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::SmallString<256> mpi_dir(prefix);
-  llvm::sys::path::append(mpi_dir, "include", "tucana", "mpi");
-  if (llvm::sys::fs::exists(llvm::Twine(mpi_dir) + "/mpi.h")) {
-    llvm::SmallString<256> include_dir(prefix);
-    llvm::sys::path::append(include_dir, "include");
-    return {std::string(mpi_dir), std::string(include_dir)};
-  }
-  std::vector<std::string> dirs;
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  llvm::StringRef(TUCANA_CCO_INCLUDE_DIRS).split(parts, ';', -1, false);
-  for (llvm::StringRef d : parts) dirs.push_back(d.str());
-  return dirs;
-}
-
-// Writes `text` to `path` through a temporary file in the same directory.
-int write_output(const std::string& path, const std::string& text) {
-  llvm::SmallString<256> temp;
-  int fd = -1;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temp))
-    return fail("cannot write '" + path + "': " + ec.message());
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << text;
-    out.close();
-    if (out.has_error()) {
-      llvm::sys::fs::remove(temp);
-      return fail("cannot write '" + path + "': " + out.error().message());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    return fail("cannot write '" + path + "': " + ec.message());
-  }
-  return 0;
 }
 
 bool parse_uint(const std::string& s, int& out) {
@@ -146,7 +108,9 @@ int main(int argc, const char** argv) {
   clang::tooling::FixedCompilationDatabase db(".", flags);
   clang::tooling::ClangTool tool(db, {input});
   std::vector<std::string> extra;
-  for (const std::string& d : include_dirs(argv[0])) extra.push_back("-I" + d);
+  for (const std::string& d : tucana::translate::tucana_include_dirs(
+           argv[0], reinterpret_cast<void*>(&fail), TUCANA_CCO_INCLUDE_DIRS))
+    extra.push_back("-I" + d);
   extra.push_back("-resource-dir=" TUCANA_CCO_CLANG_RESOURCE_DIR);
   // Unknown pragmas of other tools are not this tool's business.
   extra.push_back("-Wno-unknown-pragmas");
@@ -160,5 +124,6 @@ int main(int argc, const char** argv) {
     return 0;
   }
   for (const std::string& n : result.rewrite.notes) llvm::outs() << n << "\n";
-  return write_output(output, result.rewrite.text);
+  std::string error = tucana::translate::write_whole_file(output, result.rewrite.text);
+  return error.empty() ? 0 : fail(error);
 }
