@@ -640,12 +640,10 @@ def run_schedule(sched, opts, ctx):
             rows.append(row)
             w.writerow(row)
             f.flush()
-            eta = (time.monotonic() - t0) / i * (len(sched) - i)
-            tm = f"{float(row['seconds']):9.4f} s" if row["seconds"] else "        - "
-            extra = "" if row["status"] == "ok" else f"  [{row['status']}: see {row['log']}]"
-            print(f"[{i:4d}/{len(sched)}] {rate:8s} {job.program:10s} {job.variant:13s} "
-                  f"{rb.v_label(job.variant, job.vf).strip():6s} rep {job.rep}  {tm}{extra}   "
-                  f"(eta {eta:4.0f} s)", flush=True)
+            rb.progress(i, len(sched), t0,
+                        f"{rate:8s} {job.program:10s} {job.variant:13s} "
+                        f"{rb.v_label(job.variant, job.vf).strip():6s} rep {job.rep}",
+                        rb.seconds_cell(row), row)
     return rows
 
 

@@ -191,6 +191,20 @@ def fmt(x, digits=4):
     return f"{x:.{digits}f}"
 
 
+def seconds_cell(row):
+    """A run's time for a progress line, 11 characters."""
+    return f"{float(row['seconds']):9.4f} s" if row["seconds"] else "        - "
+
+
+def progress(i, total, t_start, label, value, row):
+    """Prints the progress line of run i of total (the harnesses share it):
+    '[i/total] LABEL  VALUE', the run's status and log when it is not ok,
+    and the time left at the mean pace so far."""
+    eta = (time.monotonic() - t_start) / i * (total - i)
+    extra = "" if row["status"] == "ok" else f"  [{row['status']}: see {row['log']}]"
+    print(f"[{i:4d}/{total}] {label}  {value}{extra}   (eta {eta:4.0f} s)", flush=True)
+
+
 def launcher_kind(mpirun):
     """'openmpi' or 'mpich' (anything that takes -genv)."""
     try:
@@ -1086,13 +1100,10 @@ def main(argv):
             rows.append(row)
             w.writerow(row)
             f.flush()
-            elapsed = time.monotonic() - t_start
-            eta = elapsed / i * (len(schedule) - i)
             vf = v_label(job.variant, job.vf).strip() or "    "
-            t = f"{float(row['seconds']):9.4f} s" if row["seconds"] else "        - "
-            extra = "" if row["status"] == "ok" else f"  [{row['status']}: see {row['log']}]"
-            print(f"[{i:4d}/{len(schedule)}] {job.program:10s} {job.variant:11s} {vf:7s} "
-                  f"rep {job.rep}/{opts.reps}  {t}{extra}   (eta {eta:4.0f} s)", flush=True)
+            progress(i, len(schedule), t_start,
+                     f"{job.program:10s} {job.variant:11s} {vf:7s} rep {job.rep}/{opts.reps}",
+                     seconds_cell(row), row)
     write_reports(opts, ctx, rows)
     print(f"wrote {results_path}, summary.md/.csv, vf_sweep.md/.csv in {opts.out}", flush=True)
     if not opts.no_plots:

@@ -437,11 +437,8 @@ def main(argv):
             rows.append(row)
             w.writerow(row)
             f.flush()
-            eta = (time.monotonic() - t_start) / i * (len(schedule) - i)
             g = f"{float(row['grind_ns']):8.3f} ns" if row["grind_ns"] else "       - "
-            extra = "" if status == "ok" else f"  [{status}: see {row['log']}]"
-            print(f"[{i:3d}/{len(schedule)}] {cfg:10s} rep {rep}/{opts.reps}  grind {g}"
-                  f"{extra}   (eta {eta:4.0f} s)", flush=True)
+            rb.progress(i, len(schedule), t_start, f"{cfg:10s} rep {rep}/{opts.reps}", f"grind {g}", row)
     write_reports(opts, ctx, rows, order)
     if not opts.no_plots:
         make_plot(opts.out)
