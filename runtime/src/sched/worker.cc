@@ -127,19 +127,13 @@ bool Worker::outranked(int priority) {
     ReadyLock lock(*this);
     if (ready_->outranks(priority)) return true;
   }
-  if (!process_wide_priority_) return false;
-  for (int i = 0; i < scheduler_.workers(); ++i)
-    if (i != index_ && scheduler_.worker(i).best_ready_.load(std::memory_order_relaxed) > priority) return true;
-  return false;
+  return process_wide_priority_ && best_ranked_elsewhere(priority) != nullptr;
 }
 
-Fiber* Worker::take_higher_elsewhere(int floor) {
-  int mine = best_ready_.load(std::memory_order_relaxed);
-  if (mine == kNoneReady) mine = floor;
-  const int n = scheduler_.workers();
+Worker* Worker::best_ranked_elsewhere(int above) {
   Worker* best = nullptr;
-  int best_priority = mine;
-  for (int i = 0; i < n; ++i) {
+  int best_priority = above;
+  for (int i = 0; i < scheduler_.workers(); ++i) {
     if (i == index_) continue;
     Worker& w = scheduler_.worker(i);
     int p = w.best_ready_.load(std::memory_order_relaxed);
@@ -148,6 +142,12 @@ Fiber* Worker::take_higher_elsewhere(int floor) {
       best_priority = p;
     }
   }
+  return best;
+}
+
+Fiber* Worker::take_higher_elsewhere(int floor) {
+  int mine = best_ready_.load(std::memory_order_relaxed);
+  Worker* best = best_ranked_elsewhere(mine == kNoneReady ? floor : mine);
   if (!best) return nullptr;
   // (It may have run it meanwhile; what it ranks first now is what it
   // gives, and that may rank lower than ours: run it anyway, once.)

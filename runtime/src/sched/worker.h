@@ -158,6 +158,10 @@ class Worker {
   // this worker's best ready fiber, or than `floor` when this worker has
   // none ready; null when there is none.
   fiber::Fiber* take_higher_elsewhere(int floor);
+  // The other worker of this process whose published best ready priority
+  // (best_ready_) is the highest and strictly above `above`; null when none
+  // is. The values are read without a lock: a hint, as both callers use it.
+  Worker* best_ranked_elsewhere(int above);
   // Siblings first (this worker's queue), then cousins (other workers'): the
   // worker whose next ready fiber ranks highest, round robin among equals.
   fiber::Fiber* steal_from_others();
