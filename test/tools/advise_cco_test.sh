@@ -4,13 +4,7 @@
 # selected sites, --test-freq after --tune) and what it makes of `check
 # --json` (the report's loop column: the innermost loop around each site).
 # Usage: advise_cco_test.sh BIN_DIR MPIEXEC ADVISE_TEST [ARCHIVE]
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/advise" && pwd)/advise_test.c
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
-mpiexec=$2
-prog=$3
-over=()
-if "$mpiexec" --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then over=(--oversubscribe); fi
-line_a=$(grep -n '/\* ALLTOALL \*/' "$src" | cut -d: -f1)
+. "$(dirname "${BASH_SOURCE[0]}")/advise_common.sh" "$@"
 # The loops around the all-to-all: its iteration loop, and the loop before
 # it in the same body (which does not contain it).
 loop_a=$(awk -v a="$line_a" 'NR < a && /for \(int it = 0; it < iters/ { l = NR } END { print l }' "$src")

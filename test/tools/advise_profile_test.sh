@@ -3,15 +3,7 @@
 # profiler finds advise_test's two call sites with their lines, counts and
 # bytes on every rank, and the driver passes the command's exit status on.
 # Usage: advise_profile_test.sh BIN_DIR MPIEXEC ADVISE_TEST [ARCHIVE]
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/advise" && pwd)/advise_test.c
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
-mpiexec=$2
-prog=$3
-advise="$bin/tucana-advise"
-over=()
-if "$mpiexec" --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then over=(--oversubscribe); fi
-line_a=$(grep -n '/\* ALLTOALL \*/' "$src" | cut -d: -f1)
-line_s=$(grep -n '/\* SENDRECV \*/' "$src" | cut -d: -f1)
+. "$(dirname "${BASH_SOURCE[0]}")/advise_common.sh" "$@"
 
 # Every rank, every site: the right call, line, count and bytes.
 # 7 iterations, 100 ints per pair in the all-to-all, 3 ints in the ring.

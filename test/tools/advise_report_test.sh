@@ -5,16 +5,9 @@
 # profile), ranks and selects by model and by measurement, and on a real
 # profile of advise_test puts the dominating MPI_Alltoall first.
 # Usage: advise_report_test.sh BIN_DIR MPIEXEC ADVISE_TEST [ARCHIVE]
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/advise" && pwd)/advise_test.c
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
-mpiexec=$2
-prog=$3
-advise="$bin/tucana-advise"
-over=()
-if "$mpiexec" --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then over=(--oversubscribe); fi
+. "$(dirname "${BASH_SOURCE[0]}")/advise_common.sh" "$@"
 export TUCANA_ADVISE_HOME="$work/home"
 host=$(python3 -c 'import socket; print(socket.gethostname().split(".")[0])')
-line_a=$(grep -n '/\* ALLTOALL \*/' "$src" | cut -d: -f1)
 
 positive() {  # calibration file: alpha > 0 and beta > 0
   python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["alpha_s"] > 0 and c["beta_s_per_byte"] > 0, c' "$1"

@@ -4,12 +4,8 @@
 # processes here, each with its own sites), and a wait's time goes to the
 # posts of the requests it completed.
 # Usage: advise_tucana_test.sh BIN_DIR MPIEXEC ADVISE_TEST ARCHIVE
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/advise" && pwd)/advise_test.c
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
+. "$(dirname "${BASH_SOURCE[0]}")/advise_common.sh" "$@"
 archive=$4
-advise="$bin/tucana-advise"
-line_a=$(grep -n '/\* ALLTOALL \*/' "$src" | cut -d: -f1)
-line_s=$(grep -n '/\* SENDRECV \*/' "$src" | cut -d: -f1)
 
 check "advise_test links with the profiler archive through tucanacc" \
   "$bin/tucanacc" -g -O1 "$src" "$archive" -o app
