@@ -228,7 +228,14 @@ struct Analyzer::Impl {
   std::map<const Stmt*, const CcoPragma*> ignored;
   std::map<std::string, CcoPragma*> overrides;
   std::map<const FunctionDecl*, Summary> summaries;
-  std::set<const FunctionDecl*> in_progress;
+  // The functions being summarized, outermost first. A summary is cached
+  // only when it is complete: no call in it was cut for depth
+  // (`depth_cuts` unchanged), and no recursion was cut at a function below
+  // it in `active` (`cut_floor`, the lowest index a cut reached): with
+  // f -> g -> f, g's summary lacks f's effects and holds only inside f's.
+  std::vector<const FunctionDecl*> active;
+  size_t cut_floor = SIZE_MAX;
+  unsigned depth_cuts = 0;
   std::map<const FunctionDecl*, AliasClasses> aliases;
 
   Impl(ASTContext& c, PragmaList& p) : ctx(c), pragmas(p) {}
@@ -339,6 +346,7 @@ class Walker {
     if (auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda() && f->hasBody(def) && def) {
       // A lambda's body names the caller's variables (its captures): walk it here.
       if (depth_ >= kMaxDepth) {
+        ++an_.depth_cuts;
         out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});
         return;
       }
@@ -348,6 +356,7 @@ class Walker {
     }
     if (f->hasBody(def) && def) {
       if (depth_ >= kMaxDepth) {
+        ++an_.depth_cuts;
         out_.unknown.push_back({name + "' (calls nested deeper than " + std::to_string(kMaxDepth) + ")", line_});
         return;
       }
@@ -438,8 +447,16 @@ class Walker {
 
 Summary Analyzer::Impl::summarize(const FunctionDecl* f, int depth) {
   if (auto it = summaries.find(f); it != summaries.end()) return it->second;
-  if (in_progress.count(f)) return {};  // recursion: the effects of the outer activation cover it
-  in_progress.insert(f);
+  if (auto at = std::find(active.begin(), active.end(), f); at != active.end()) {
+    // Recursion: the effects of the outer activation of f cover this call.
+    cut_floor = std::min(cut_floor, static_cast<size_t>(at - active.begin()));
+    return {};
+  }
+  const size_t level = active.size();
+  const size_t outer_floor = cut_floor;
+  const unsigned outer_depth_cuts = depth_cuts;
+  cut_floor = SIZE_MAX;
+  active.push_back(f);
   Effects e;
   Walker w(*this, e, 0, depth);
   w.visit(f->getBody());
@@ -459,8 +476,9 @@ Summary Analyzer::Impl::summarize(const FunctionDecl* f, int depth) {
   convert(e.reads, false);
   convert(e.writes, true);
   for (auto& [name, line] : e.unknown) s.unknown.push_back(name);
-  in_progress.erase(f);
-  summaries[f] = s;
+  active.pop_back();
+  if (cut_floor >= level && depth_cuts == outer_depth_cuts) summaries[f] = s;
+  cut_floor = std::min(outer_floor, cut_floor);
   return s;
 }
 
