@@ -18,7 +18,7 @@ for r in prof["per_rank"]:
     assert set(calls) == {"MPI_Alltoall", "MPI_Sendrecv"}, calls.keys()
     a, s = calls["MPI_Alltoall"], calls["MPI_Sendrecv"]
     assert a["count"] == 7 and a["bytes"] == 7 * 400 and a["comm_size"] == ranks, a
-    assert s["count"] == 7 and s["bytes"] == 7 * 12 and a["gaps"] == 6, s
+    assert s["count"] == 7 and s["bytes"] == 7 * 12 and s["gaps"] == 6, s
     for site, line in ((a, la), (s, ls)):
         out = subprocess.run(["addr2line", "-e", site["module"], site["offset"]], stdout=subprocess.PIPE, text=True).stdout
         assert out.strip().endswith(f"advise_test.c:{line}"), (out, line)

@@ -140,6 +140,8 @@ static struct tucana_advise_site *find_site(struct tucana_advise_rank *r, uintpt
 }
 
 /* Adds one call [t0, t1] of site ra. */
+static int comm_size_of(MPI_Comm comm);
+
 static void record(void *ra, const char *call, double t0, double t1, double bytes, MPI_Comm comm)
 {
     struct tucana_advise_rank *r = my_rank();
@@ -168,8 +170,7 @@ static void record(void *ra, const char *call, double t0, double t1, double byte
     /* The communicator's size, once per site, with no lock held: no MPI
      * call is made under a lock (on Tucana a call may switch fibers). */
     if (first && comm != MPI_COMM_NULL) {
-        int size = 0;
-        PMPI_Comm_size(comm, &size);
+        int size = comm_size_of(comm);
         pthread_mutex_lock(&r->lock);
         s = find_site(r, (uintptr_t)ra);
         if (s != NULL) s->comm_size = size;
@@ -261,7 +262,9 @@ static void completed(void *ra, double time, int n, const uint64_t *before, cons
     if (r == NULL || n <= 0) return;
     pthread_mutex_lock(&r->lock);
     int any_done = 0, shares = 0;
-    for (int i = 0; i < n; i++) any_done |= done[i] && req_find(r, before[i]) != NULL;
+    /* Any completed request counts, tracked or not: a Waitany that completed
+     * an untracked (persistent) request keeps its time at the wait site. */
+    for (int i = 0; i < n; i++) any_done |= done[i];
     for (int i = 0; i < n; i++)
         if ((done[i] || !any_done) && req_find(r, before[i]) != NULL) shares++;
     if (shares > 0) {
@@ -288,6 +291,12 @@ static double type_bytes(MPI_Datatype type, double count)
     int size = 0;
     if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
     if (PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    if (size == MPI_UNDEFINED) {
+        /* Over INT_MAX bytes (Tucana has no MPI_Type_size_x): the extent. */
+        MPI_Aint lb = 0, extent = 0;
+        if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS || extent < 0) return 0;
+        return count * (double)extent;
+    }
     return count * size;
 }
 
