@@ -812,7 +812,7 @@ def main(argv):
         opts.network_lines.append(f"{rate}: {line}")
         print(f"network {rate}: {line}", flush=True)
         if line.startswith("unthrottled") and rate.lower() not in ("unthrottled", "shm"):
-            rb.warn("the loopback could not be throttled; going on (see the network line)")
+            warn("the loopback could not be throttled; going on (see the network line)")
 
     analysis = {}
     for rate in opts.rates:
@@ -834,7 +834,7 @@ def main(argv):
         timing = summarize_runs(rows, opts.stat)
         bad = [r for r in rows if r["status"] != "ok"]
         if bad:
-            rb.warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
+            warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
     table = table_rows(analysis, timing, opts.programs_list, [network_name(r) for r in opts.rates])
     write_reports(opts, ctx, table)
     if not opts.no_plots and not opts.analysis_only:
