@@ -338,7 +338,6 @@ class Walker {
       return;
     }
     if (auto it = an_.overrides.find(name); it != an_.overrides.end()) {
-      it->second->used = true;
       apply_override(*it->second, f, call);
       return;
     }

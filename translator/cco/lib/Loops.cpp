@@ -706,7 +706,6 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
         s.reasons.push_back(why);
         s.verdict = Verdict::Unsupported;
       } else {
-        std::vector<const Stmt*> flat(body->body_begin(), body->body_end());
         // Rewrite edits the text: a header or a call that a macro expands to has none to edit.
         auto macro = [&](SourceLocation l) {
           return "'" + Lexer::getImmediateMacroName(l, sm, ctx.getLangOpts()).str() + "'";
@@ -721,7 +720,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
                            std::to_string(sm.getExpansionLineNumber(stmts[i]->getBeginLoc())) +
                            " is written through the macro " + macro(stmts[i]->getBeginLoc()) +
                            ": tucana-cco cannot edit it";
-        SiteChecker(ctx, an, lr.function, loop, var).check(body, flat, s);
+        SiteChecker(ctx, an, lr.function, loop, var).check(body, stmts, s);
       }
       lr.sites.push_back(s);
     }

@@ -469,7 +469,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     for (int i : spec->read_arrays)
       if (static_cast<unsigned>(i) == arg) send_rep = true;
   }
-  unsigned nb = site.first, nc = site.last - site.first + 1, na = static_cast<unsigned>(stmts.size()) - site.last - 1;
+  unsigned nb = site.first, na = static_cast<unsigned>(stmts.size()) - site.last - 1;
   auto name = [&](unsigned k) {
     if (k < site.first) return "cco_before" + std::to_string(k + 1);
     if (k <= site.last) return "cco_comm" + std::to_string(k - site.first + 1);
@@ -505,7 +505,6 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     text += ")\n" + std::string(sm.getExpansionColumnNumber(stmts[k]->getBeginLoc()) - 1, ' ');
     rw.InsertTextBefore(stmts[k]->getBeginLoc(), text);
   }
-  (void)nc;
   rw.InsertTextBefore(loop->getBeginLoc(), "#pragma tucana superblock\n" +
                                                std::string(sm.getExpansionColumnNumber(loop->getBeginLoc()) - 1, ' '));
   return "";
@@ -572,10 +571,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
       continue;
     }
     std::string refused = chosen->no_rewrite;
-    if (!refused.empty()) {
-    } else if (opts.mode == Options::Mode::RewriteTucana) {
+    if (refused.empty() && opts.mode == Options::Mode::RewriteTucana) {
       refused = annotate(ctx, rw, *l, *chosen);
-    } else {
+    } else if (refused.empty()) {
       LoopRewriter lrw(ctx, rw, opts, progress, visited);
       refused = lrw.run(*l, *chosen);
     }

@@ -39,7 +39,6 @@ struct CcoPragma {
   std::string function;
   clang::SourceLocation function_loc;
   std::vector<OverrideItem> reads, writes;
-  bool used = false;
 };
 
 struct PragmaList {
