@@ -117,4 +117,24 @@ void g(double *u, int peer, int steps) {
 #pragma tucana region(other) depends(send_edge)
     MPI_Recv(&u[2], 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &st);
   }
+  // MPI_Sendrecv in a receive region (Toucan form, and a named receive
+  // region): an exchange receives, so it is posted like MPI_Recv.
+#pragma toucan superblock
+  for (int s = 0; s < steps; s++) {
+    // CHECK: tucana_sb_sendrecv(&u[1], 1, MPI_DOUBLE, peer, 5, &u[0], 1, MPI_DOUBLE, peer, 5, MPI_COMM_WORLD, &st); tucana_sb_ran(tucana_sb3, 0); break; }
+#pragma toucan receive
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, peer, 5, &u[0], 1, MPI_DOUBLE, peer, 5, MPI_COMM_WORLD, &st);
+#pragma toucan send
+    MPI_Send(&u[2], 1, MPI_DOUBLE, peer, 6, MPI_COMM_WORLD);
+#pragma toucan compute
+    u[3] += u[0];
+  }
+#pragma tucana superblock
+  for (int s = 0; s < steps; s++) {
+    // CHECK: tucana_sb_sendrecv(&u[1], 1, MPI_DOUBLE, peer, 7, &u[0], 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD, &st); tucana_sb_ran(tucana_sb4, 0); break; }
+#pragma tucana region(recv_halo)
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, peer, 7, &u[0], 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD, &st);
+#pragma tucana region(work) depends(recv_halo)
+    u[3] += u[0];
+  }
 }

@@ -83,6 +83,259 @@ class UseFinder : public RecursiveASTVisitor<UseFinder> {
   const Expr* except_;
 };
 
+// A local array named directly (its elements are its own storage, not
+// memory reached through a pointer).
+bool is_local_array(const Expr* base) {
+  const auto* ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+  const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return v && !v->hasGlobalStorage() && v->getType()->isArrayType();
+}
+
+// A function that only computes on its arguments' values: no memory
+// through pointers (libm writes errno, which no buffer is).
+bool is_value_function(const FunctionDecl* fn) {
+  for (const ParmVarDecl* p : fn->parameters())
+    if (p->getType()->isPointerType() || p->getType()->isReferenceType()) return false;
+  if (fn->hasAttr<ConstAttr>()) return true;
+  static const std::set<std::string> libm = {
+      "sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "atan2", "sinh",  "cosh",  "tanh",   "exp",
+      "exp2",  "expm1", "log",   "log2",  "log10", "log1p", "pow",   "sqrt",  "cbrt",  "hypot",  "fabs",
+      "floor", "ceil",  "round", "trunc", "fmod",  "fmin",  "fmax",  "fma",   "abs",   "labs",   "llabs",
+      "sinf",  "cosf",  "expf",  "logf",  "powf",  "sqrtf", "fabsf", "floorf", "ceilf", "fminf", "fmaxf"};
+  return fn->getDeclContext()->isTranslationUnit() || fn->getDeclContext()->isExternCContext()
+             ? libm.count(fn->getNameAsString()) > 0
+             : false;
+}
+
+// Whether calling a function may read or write memory other than its own
+// local variables and by-value parameters: static storage, memory through
+// pointers or references (`this` included), or code the translator cannot
+// see. Over every function it calls (an OR over the reachable ones, so a
+// cycle needs no special case).
+class MemoryEffects {
+ public:
+  bool touches_memory(const FunctionDecl* fn) {
+    auto cached = cache_.find(fn);
+    if (cached != cache_.end()) return cached->second;
+    std::set<const FunctionDecl*> seen;
+    bool r = reach(fn, seen);
+    cache_[fn] = r;  // complete: the whole reachable set was looked at
+    return r;
+  }
+
+ private:
+  class Body : public RecursiveASTVisitor<Body> {
+   public:
+    explicit Body(std::vector<const FunctionDecl*>& callees) : callees_(callees) {}
+    bool VisitDeclRefExpr(DeclRefExpr* e) {
+      if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) {
+        if (v->getType()->isReferenceType()) found = true;
+        bool constant = v->getType().isConstQualified() && !v->getType().isVolatileQualified();
+        if (v->hasGlobalStorage() && !constant) found = true;
+      }
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->getOpcode() == UO_Deref) found = true;
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
+      if (!is_local_array(e->getBase())) found = true;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr* e) {
+      if (e->isArrow()) found = true;
+      return true;
+    }
+    bool VisitCXXThisExpr(CXXThisExpr*) { return found = true, true; }
+    bool VisitCXXNewExpr(CXXNewExpr*) { return found = true, true; }
+    bool VisitCXXDeleteExpr(CXXDeleteExpr*) { return found = true, true; }
+    bool VisitGCCAsmStmt(GCCAsmStmt*) { return found = true, true; }
+    bool VisitCXXConstructExpr(CXXConstructExpr* e) {
+      if (!e->getConstructor()->isTrivial()) callees_.push_back(e->getConstructor());
+      return true;
+    }
+    bool VisitCallExpr(CallExpr* c) {
+      const FunctionDecl* fn = c->getDirectCallee();
+      if (!fn) found = true;  // a call through a pointer
+      else if (!is_value_function(fn)) callees_.push_back(fn);
+      return true;
+    }
+    bool found = false;
+
+   private:
+    std::vector<const FunctionDecl*>& callees_;
+  };
+
+  bool reach(const FunctionDecl* fn, std::set<const FunctionDecl*>& seen) {
+    if (!seen.insert(fn).second) return false;
+    const FunctionDecl* def = nullptr;
+    if (!fn->hasBody(def) || !def->getBody()) return true;  // not in this file
+    if (fn->getName().startswith("MPI_") || fn->getName().startswith("PMPI_")) return true;
+    std::vector<const FunctionDecl*> callees;
+    Body body(callees);
+    body.TraverseStmt(def->getBody());
+    if (body.found) return true;
+    for (const FunctionDecl* c : callees)
+      if (reach(c, seen)) return true;
+    return false;
+  }
+
+  std::map<const FunctionDecl*, bool> cache_;
+};
+
+// What may reach a posted call's buffer after the call, in [from, to) of a
+// region: a name of the buffer's variables; memory through a pointer or a
+// reference (which may alias the buffer); when the buffer itself is reached
+// through a pointer, also static storage and the locals whose address the
+// function takes; a call that may touch memory (MemoryEffects). MPI calls
+// are looked at by their arguments only (two posts into one buffer are
+// erroneous MPI anyway). Addresses computed without an access (&u[k],
+// &p->x) are not accesses.
+class LaterAccessFinder : public RecursiveASTVisitor<LaterAccessFinder> {
+ public:
+  struct Buffer {
+    std::set<const VarDecl*> vars;
+    bool through_pointer = false;             // reached through a pointer or reference
+    std::set<const VarDecl*> address_taken;   // locals of the function whose address it takes
+  };
+  LaterAccessFinder(SourceManager& sm, MemoryEffects& effects, const Buffer& buffer, unsigned from, unsigned to,
+                    const Expr* except)
+      : sm_(sm), effects_(effects), buffer_(buffer), from_(from), to_(to), except_(except) {}
+
+  bool TraverseStmt(Stmt* s) {
+    if (!s || s == except_ || found) return true;
+    return RecursiveASTVisitor::TraverseStmt(s);
+  }
+  // &E: the address of E's storage; only the indices and the pointers E
+  // goes through are read.
+  bool TraverseUnaryOperator(UnaryOperator* u) {
+    if (u->getOpcode() != UO_AddrOf) return RecursiveASTVisitor::TraverseUnaryOperator(u);
+    const Expr* e = u->getSubExpr();
+    for (;;) {
+      e = e->IgnoreParens();
+      if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+        TraverseStmt(const_cast<Expr*>(sub->getIdx()));
+        e = sub->getBase()->IgnoreParenImpCasts();
+      } else if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+        e = m->getBase();
+      } else if (const auto* d = dyn_cast<UnaryOperator>(e); d && d->getOpcode() == UO_Deref) {
+        e = d->getSubExpr();
+        break;
+      } else {
+        break;
+      }
+    }
+    if (const auto* m = dyn_cast<MemberExpr>(e); m && m->isArrow()) e = m->getBase();
+    // The address of a named object is no access to it (a later use of
+    // the pointer is); the buffer's own names still count.
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      if (buffer_.vars.count(dyn_cast<VarDecl>(ref->getDecl())) && in_range(ref)) found = true;
+      return true;
+    }
+    return TraverseStmt(const_cast<Expr*>(e));
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    const auto* v = dyn_cast<VarDecl>(e->getDecl());
+    if (!v || !in_range(e)) return true;
+    if (buffer_.vars.count(v) || v->getType()->isReferenceType()) found = true;
+    if (buffer_.through_pointer) {
+      bool constant = v->getType().isConstQualified() && !v->getType().isVolatileQualified();
+      if ((v->hasGlobalStorage() && !constant) || buffer_.address_taken.count(v)) found = true;
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->getOpcode() == UO_Deref && in_range(u)) found = true;
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
+    if (!is_local_array(e->getBase()) && in_range(e)) found = true;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr* e) {
+    if (e->isArrow() && in_range(e)) found = true;
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr* e) { return found = found || in_range(e), true; }
+  bool VisitCXXNewExpr(CXXNewExpr* e) { return found = found || in_range(e), true; }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return found = found || in_range(e), true; }
+  bool VisitGCCAsmStmt(GCCAsmStmt* s) { return found = found || in_range(s), true; }
+  bool VisitCXXConstructExpr(CXXConstructExpr* e) {
+    if (in_range(e) && !e->getConstructor()->isTrivial() && effects_.touches_memory(e->getConstructor())) found = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    if (!in_range(c)) return true;
+    const FunctionDecl* fn = c->getDirectCallee();
+    if (!fn) return found = true, true;
+    if (fn->getIdentifier() && fn->getName().startswith("MPI_")) return true;  // its arguments are visited
+    if (is_value_function(fn)) return true;
+    if (effects_.touches_memory(fn)) found = true;
+    return true;
+  }
+  bool found = false;
+
+ private:
+  bool in_range(const Stmt* s) const {
+    unsigned at = sm_.getFileOffset(sm_.getExpansionLoc(s->getBeginLoc()));
+    return at >= from_ && at < to_;
+  }
+  SourceManager& sm_;
+  MemoryEffects& effects_;
+  const Buffer& buffer_;
+  unsigned from_, to_;
+  const Expr* except_;
+};
+
+// The locals of a function body whose address is taken (`&v`, an array
+// decaying to a pointer other than to index it, a reference bound to it, a
+// lambda capturing it by reference): memory a pointer may reach.
+std::set<const VarDecl*> address_taken_locals(const Stmt* body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+   public:
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->getOpcode() == UO_AddrOf) mark(u->getSubExpr());
+      return true;
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr* c) {
+      if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed_.count(c)) mark(c->getSubExpr());
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
+      indexed_.insert(e->getBase()->IgnoreParens());
+      return true;
+    }
+    bool VisitVarDecl(VarDecl* v) {
+      if (v->getType()->isReferenceType() && v->getInit()) mark(v->getInit());
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr* l) {
+      for (const LambdaCapture& c : l->captures())
+        if (c.capturesVariable() && c.getCaptureKind() == LCK_ByRef)
+          if (const auto* v = dyn_cast<VarDecl>(c.getCapturedVar())) taken.insert(v);
+      return true;
+    }
+    void mark(const Expr* e) {
+      for (;;) {
+        e = e->IgnoreParenImpCasts();
+        if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) e = m->getBase();
+        else if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) e = s->getBase();
+        else break;
+      }
+      if (const auto* r = dyn_cast<DeclRefExpr>(e))
+        if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) taken.insert(v);
+    }
+    std::set<const VarDecl*> taken;
+
+   private:
+    std::set<const Expr*> indexed_;
+  } finder;
+  finder.TraverseStmt(const_cast<Stmt*>(body));
+  return std::move(finder.taken);
+}
+
 // The statements of a superblock's body in order, a Bamboo olap block of
 // the loop body opened in place.
 std::vector<const Stmt*> body_statements(const Superblock& sb) {
@@ -150,6 +403,7 @@ class Analyzer {
   void consume_annotations_in(const Stmt* s);
   bool has_cycle(const Superblock& sb);
   const Stmt* enclosing_loop(const Stmt* s) const;
+  const Stmt* enclosing_function_body(const Stmt* s) const;
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -163,6 +417,7 @@ class Analyzer {
   TranslationPlan plan_;
   std::vector<std::pair<unsigned, unsigned>> candidates_;  // every superblock found, built or not
   std::vector<const Stmt*> candidate_stmts_;
+  MemoryEffects effects_;
 };
 
 const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
@@ -639,7 +894,8 @@ void Analyzer::check_calls(const Stmt* stmt, RegionRole role, const std::string&
       continue;
     }
     // Bamboo: a send that forwards received data belongs in a receive block.
-    if (info.sends() && receive && !bamboo) {
+    // MPI_Sendrecv is an exchange: it receives, so a receive region takes it.
+    if (info.sends() && receive && !bamboo && info.role != MpiRole::SendRecv) {
       report(diags_, loc, Diag::SendInReceiveRegion) << callee << name;
       continue;
     }
@@ -697,9 +953,27 @@ bool Analyzer::outlives_region(const Expr* arg, unsigned begin, unsigned end, co
     if (is_loop(s)) from = std::min(from, offset(s->getBeginLoc()));
     if (s == region) break;
   }
-  UseFinder uses(sm_, refs.vars, from, end, call);
-  uses.TraverseStmt(const_cast<Stmt*>(region));
-  return !uses.found;
+  LaterAccessFinder::Buffer buffer;
+  buffer.vars = refs.vars;
+  for (const VarDecl* v : refs.vars)
+    if (v->getType()->isPointerType() || v->getType()->isReferenceType()) buffer.through_pointer = true;
+  if (buffer.through_pointer)
+    if (const Stmt* body = enclosing_function_body(region)) buffer.address_taken = address_taken_locals(body);
+  LaterAccessFinder later(sm_, effects_, buffer, from, end, call);
+  later.TraverseStmt(const_cast<Stmt*>(region));
+  return !later.found;
+}
+
+const Stmt* Analyzer::enclosing_function_body(const Stmt* s) const {
+  DynTypedNode node = DynTypedNode::create(*s);
+  for (;;) {
+    auto parents = ctx_.getParents(node);
+    if (parents.empty()) return nullptr;
+    node = parents[0];
+    if (const auto* fn = node.get<FunctionDecl>()) return fn->getBody();
+    if (const auto* lambda = node.get<LambdaExpr>()) return lambda->getBody();
+    if (node.get<Decl>() && !node.get<VarDecl>() && !node.get<DeclStmt>()) return nullptr;
+  }
 }
 
 // A variable declared in one part of a Bamboo olap region and used in a
