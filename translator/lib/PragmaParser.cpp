@@ -10,6 +10,7 @@
 // (task, taskwait and taskloop: the toucan spelling too)
 #include "tucana/translate/PragmaParser.h"
 
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
 #include "tucana/translate/Diagnostics.h"
@@ -76,10 +77,17 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   // Records `a` as malformed (its error is reported) and skips the line.
   void broken(clang::Preprocessor& pp, Token& tok, Annotation& a) {
     while (tok.isNot(tok::eod)) pp.Lex(tok);
-    a.end_loc = tok.getLocation();
+    set_extent(pp, tok, a);
     a.broken = true;
     out_.add(std::move(a));
   }
+  // Where the annotation is in the file: a `#pragma` line from its '#' to
+  // its newline; `_Pragma("...")` from `_Pragma` to its ')', or the whole
+  // call of a macro that expands to the _Pragma alone. `eod`: the token
+  // that ends the pragma's text.
+  void set_extent(clang::Preprocessor& pp, const Token& eod, Annotation& a);
+
+  clang::PragmaIntroducerKind introducer_ = clang::PIK_HashPragma;
 
   AnnotationList& out_;
 };
@@ -91,6 +99,7 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
   Annotation a;
   a.spelling = ns;
   a.hash_loc = introducer.Loc;
+  introducer_ = introducer.Kind;
   a.kind = AnnotationKind::Region;
   a.name = "?";
   Token tok;
@@ -141,8 +150,37 @@ void AnnotationPragmaHandler::HandlePragma(clang::Preprocessor& pp, clang::Pragm
   } else if (!parse_clauses(pp, tok, a)) {
     return broken(pp, tok, a);
   }
-  a.end_loc = tok.getLocation();
+  set_extent(pp, tok, a);
   out_.add(std::move(a));
+}
+
+void AnnotationPragmaHandler::set_extent(clang::Preprocessor& pp, const Token& eod, Annotation& a) {
+  a.end_loc = eod.getLocation();
+  if (introducer_ == clang::PIK_HashPragma) return;
+  // The pragma's tokens were lexed from a copy of the string, mapped to the
+  // range _Pragma ... ')' (Lexer::Create_PragmaLexer).
+  clang::SourceManager& sm = pp.getSourceManager();
+  const clang::LangOptions& lo = pp.getLangOpts();
+  clang::CharSourceRange operator_range = sm.getImmediateExpansionRange(eod.getLocation());
+  clang::SourceLocation begin = operator_range.getBegin(), end = operator_range.getEnd();
+  if (begin.isMacroID() || end.isMacroID()) {
+    clang::SourceLocation macro_begin, macro_end;
+    if (!clang::Lexer::isAtStartOfMacroExpansion(begin, sm, lo, &macro_begin) ||
+        !clang::Lexer::isAtEndOfMacroExpansion(end, sm, lo, &macro_end)) {
+      // Erasing the macro's call would erase the rest of its expansion.
+      if (!a.broken)
+        report(pp.getDiagnostics(), sm.getExpansionLoc(begin), Diag::PragmaOperatorInLargerMacro)
+            << a.spelling << a.keyword();
+      a.broken = true;
+      a.hash_loc = sm.getExpansionLoc(begin);
+      a.end_loc = a.hash_loc;
+      return;
+    }
+    begin = macro_begin;
+    end = macro_end;
+  }
+  a.hash_loc = sm.getExpansionLoc(begin);
+  a.end_loc = clang::Lexer::getLocForEndOfToken(sm.getExpansionLoc(end), 0, sm, lo);
 }
 
 // The clauses of task and taskloop (taskwait takes none), up to the end of

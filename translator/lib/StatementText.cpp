@@ -43,9 +43,15 @@ class StatementIndexBuilder : public RecursiveASTVisitor<StatementIndexBuilder> 
   }
 
   void finish() {
-    std::sort(ix_.stmts_.begin(), ix_.stmts_.end(), [](const StatementIndex::Entry& a, const StatementIndex::Entry& b) {
-      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // outermost first
-    });
+    // Outermost first. A statement from a macro (`RECV(x);` expanding to
+    // `do { MPI_Recv(...); } while (0)`) has the same text range as the
+    // statements inside it: the traversal added the outer one first, and a
+    // stable sort keeps it first (an unstable one picked either, depending
+    // on the rest of the file).
+    std::stable_sort(ix_.stmts_.begin(), ix_.stmts_.end(),
+                     [](const StatementIndex::Entry& a, const StatementIndex::Entry& b) {
+                       return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+                     });
     std::sort(ix_.block_ends_.begin(), ix_.block_ends_.end());
     std::sort(ix_.body_begins_.begin(), ix_.body_begins_.end());
   }

@@ -125,7 +125,15 @@ void Emitter::superblock(const Superblock& sb) {
   bool own_pragma = sb.pragma && !sb.olap_block;
   if (own_pragma) {
     // The pragma line becomes the tables; the next line keeps its number.
-    edits_.replace(offset(sb.pragma->hash_loc), pragma_length(*sb.pragma), s + line_directive(line(sb.begin) + 1));
+    // A `_Pragma(...)` with code after it on its line: that code goes on a
+    // line of its own, at its column and with its line number.
+    unsigned end = offset(sb.pragma->end_loc);
+    llvm::StringRef rest = sm_.getBufferData(sm_.getMainFileID()).substr(end);
+    rest = rest.substr(0, rest.find('\n'));
+    std::string after = rest.trim().empty()
+                            ? line_directive(line(sb.begin) + 1)
+                            : line_directive(line(sb.begin)) + "\n" + std::string(column(sb.pragma->end_loc) - 1, ' ');
+    edits_.replace(offset(sb.pragma->hash_loc), pragma_length(*sb.pragma), s + after);
   } else {
     // MATE (no superblock pragma) or a Bamboo olap block: before the loop.
     unsigned col = column(sb.begin);

@@ -451,6 +451,40 @@ bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
     top = cast<Decl>(dc);
   }
   t.insert_at = offset(top->getBeginLoc());
+  // A task that names a function or variable first declared at or after
+  // that point (the enclosing function itself, when it recurses) is
+  // defined after the enclosing function instead, declared before it.
+  if (const auto* top_fn = dyn_cast<FunctionDecl>(top); top_fn && top_fn->doesThisDeclarationHaveABody()) {
+    class LaterDecls : public RecursiveASTVisitor<LaterDecls> {
+     public:
+      LaterDecls(SourceManager& sm, unsigned from, unsigned body_begin, unsigned body_end)
+          : sm_(sm), from_(from), body_begin_(body_begin), body_end_(body_end) {}
+      bool VisitDeclRefExpr(DeclRefExpr* e) {
+        const auto* d = dyn_cast<ValueDecl>(e->getDecl());
+        if (!d || !(isa<FunctionDecl>(d) || (isa<VarDecl>(d) && cast<VarDecl>(d)->hasGlobalStorage() &&
+                                            !cast<VarDecl>(d)->isStaticLocal())))
+          return true;
+        SourceLocation first = sm_.getExpansionLoc(d->getCanonicalDecl()->getBeginLoc());
+        for (const Decl* r : d->redecls()) {
+          SourceLocation at = sm_.getExpansionLoc(r->getBeginLoc());
+          if (sm_.isBeforeInTranslationUnit(at, first)) first = at;
+        }
+        // (What the body declares itself, a lambda's call operator, is
+        // moved with it.)
+        unsigned at = sm_.getFileOffset(first);
+        bool inside = at > body_begin_ && at < body_end_;
+        if (sm_.isInMainFile(first) && at >= from_ && !inside) found = true;
+        return true;
+      }
+      bool found = false;
+
+     private:
+      SourceManager& sm_;
+      unsigned from_, body_begin_, body_end_;
+    } later(sm_, t.insert_at, offset(top_fn->getBody()->getBeginLoc()), end_offset(sm_, lo_, top_fn->getBody()));
+    later.TraverseStmt(const_cast<Stmt*>(stmt));
+    if (later.found) t.define_at = end_offset(sm_, lo_, top_fn->getBody());
+  }
 
   const Stmt* region = stmt;  // what moves: the statement, or the loop's body
   if (t.loop && !loop_header(a, cast<ForStmt>(stmt), t)) return false;
@@ -584,6 +618,8 @@ class Emitter {
   }
   std::string clause_text(const Task& t, const std::string& text) const;
   bool emit(const Task& t);
+  void place_before(unsigned at, int rank, const std::string& text);
+  void place_after(unsigned at, int rank, const std::string& text);
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -760,10 +796,11 @@ bool Emitter::emit(const Task& t) {
     }
     os << " };\n";
   }
-  if (t.loop)
-    os << "static void " << fn << "(long long __tucana_lo, long long __tucana_hi, void *__tucana_p) {\n";
-  else
-    os << "static void " << fn << "(void *__tucana_p) {\n";
+  std::string signature = t.loop ? "static void " + fn + "(long long __tucana_lo, long long __tucana_hi, void *__tucana_p)"
+                                  : "static void " + fn + "(void *__tucana_p)";
+  os.flush();
+  const std::size_t struct_length = text.size();  // the arguments' structure comes first
+  os << signature << " {\n";
   if (has_args)
     os << "  struct " << args << " *__tucana_a = (struct " << args << " *)__tucana_p;\n";
   else
@@ -798,17 +835,44 @@ bool Emitter::emit(const Task& t) {
   os.flush();
 
   // Before the enclosing top-level declaration, on lines of its own; then
-  // back to that declaration's line.
-  unsigned at = t.insert_at, line_start = at;
+  // back to that declaration's line. After a function: the structure and
+  // the declaration before it, the definition after it.
+  int rank = 100 - t.depth;  // an inner task's function first: the outer one spawns it
+  if (t.define_at) {
+    place_before(t.insert_at, rank, text.substr(0, struct_length) + signature + ";\n");
+    place_after(t.define_at, rank, text.substr(struct_length));
+  } else {
+    place_before(t.insert_at, rank, text);
+  }
+  return true;
+}
+
+void Emitter::place_before(unsigned at, int rank, const std::string& text) {
+  unsigned line_start = at;
   while (line_start > 0 && buffer_[line_start - 1] != '\n') --line_start;
   bool alone = buffer_.substr(line_start, at - line_start).trim().empty();
   std::string placed = text + line_directive(at) + "\n";
-  int rank = 100 - t.depth;  // an inner task's function first: the outer one spawns it
   if (alone)
     edits_.insert(line_start, rank, placed);
   else
     edits_.insert(at, rank, "\n" + placed + indent_to(at));
-  return true;
+}
+
+// After the text ending at `at` (a function's '}'): on the lines after
+// that line when the rest of it is blank, else right after `at`; then back
+// to the line and column of what follows.
+void Emitter::place_after(unsigned at, int rank, const std::string& text) {
+  std::size_t eol = buffer_.find('\n', at);
+  if (eol == llvm::StringRef::npos) {
+    edits_.insert(at, rank, "\n" + text);
+    return;
+  }
+  if (buffer_.substr(at, eol - at).trim().empty()) {
+    unsigned next = static_cast<unsigned>(eol + 1);
+    edits_.insert(next, rank, text + line_directive(next) + "\n");
+  } else {
+    edits_.insert(at, rank, "\n" + text + line_directive(at) + "\n" + indent_to(at));
+  }
 }
 
 }  // namespace

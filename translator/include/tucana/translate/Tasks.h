@@ -57,6 +57,12 @@ struct Task {
   int outer = -1;      // the innermost task whose statement holds this one
   int depth = 0;       // how many tasks' statements hold this one
   unsigned insert_at = 0;  // offset of the enclosing top-level declaration
+  // Offset just past the enclosing top-level function's '}' (0: not a
+  // function, e.g. a class whose member holds the task). The outlined
+  // function is declared before that function and defined after it, so
+  // that its body sees the function itself (recursion) and every
+  // declaration before it.
+  unsigned define_at = 0;
   std::vector<TaskCapture> captures;
   std::vector<std::string> locals;  // names of the enclosing function's variables (clause texts)
   TaskloopHeader header;
