@@ -10,6 +10,8 @@
 // (task, taskwait and taskloop: the toucan spelling too)
 #include "tucana/translate/PragmaParser.h"
 
+#include <vector>
+
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
@@ -282,11 +284,53 @@ bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& 
     TaskDepend d;
     d.kind = k;
     d.loc = tok.getLocation();
-    int depth = 0;
+    // Brackets open in the item: where each '[' starts in d.expr, the '?'
+    // still waiting for their ':' (a conditional, not a section), and
+    // where a section's ':' cut the text (OpenMP array sections
+    // `a[lower : length]`, `a[: length]`, `a[lower :]`).
+    struct Bracket {
+      bool square;
+      std::size_t start;
+      int questions = 0;
+      std::size_t colon = std::string::npos;
+    };
+    std::vector<Bracket> open;
     for (; tok.isNot(tok::eod); pp.Lex(tok)) {
-      if (depth == 0 && (tok.is(tok::comma) || tok.is(tok::r_paren))) break;
-      if (tok.isOneOf(tok::l_paren, tok::l_square)) ++depth;
-      if (tok.isOneOf(tok::r_paren, tok::r_square)) --depth;
+      if (open.empty() && (tok.is(tok::comma) || tok.is(tok::r_paren))) break;
+      if (!open.empty() && open.back().square) {
+        Bracket& b = open.back();
+        if (tok.is(tok::question)) ++b.questions;
+        if (tok.is(tok::colon) && b.questions > 0) {
+          --b.questions;
+        } else if (tok.is(tok::colon)) {
+          if (b.colon != std::string::npos) {
+            report(diags, tok.getLocation(), Diag::ExpectedToken)
+                << "']' after an array section's length (strided sections are not allowed in depend)" << ns
+                << a.keyword();
+            return false;
+          }
+          b.colon = d.expr.size();
+          continue;
+        }
+      }
+      if (tok.isOneOf(tok::r_paren, tok::r_square) && !open.empty()) {
+        Bracket b = open.back();
+        open.pop_back();
+        if (b.square && b.colon != std::string::npos) {
+          // The section's storage starts at its first element: a
+          // dependence is keyed by that address (docs/tasks.md).
+          std::string lower = d.expr.substr(b.start, b.colon - b.start);
+          std::string length = d.expr.substr(b.colon);
+          if (llvm::StringRef(length).trim().empty() && llvm::StringRef(lower).trim().empty()) lower = "0";
+          d.expr = d.expr.substr(0, b.start) + (llvm::StringRef(lower).trim().empty() ? "0" : lower);
+        }
+      }
+      if (tok.isOneOf(tok::l_paren, tok::l_square)) {
+        if (!d.expr.empty() && tok.hasLeadingSpace()) d.expr += ' ';
+        d.expr += pp.getSpelling(tok);
+        open.push_back({tok.is(tok::l_square), d.expr.size()});
+        continue;
+      }
       if (!d.expr.empty() && tok.hasLeadingSpace()) d.expr += ' ';
       d.expr += pp.getSpelling(tok);
     }

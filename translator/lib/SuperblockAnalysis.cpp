@@ -856,8 +856,10 @@ void Analyzer::check_region(Superblock& sb, const Region& r, std::vector<Reinter
   unsigned begin = offset(r.first->getBeginLoc()), end = end_offset(r.last);
   bool bamboo = sb.pragma && sb.pragma->is_bamboo();
   std::vector<const Stmt*> parts = region_statements(sb, r);
+  const Stmt* function_body = enclosing_function_body(sb.stmt);
   for (const Stmt* s : parts) {
     ControlFlowVisitor flow(diags_, sm_, begin, end);
+    flow.set_function_body(function_body);
     flow.TraverseStmt(const_cast<Stmt*>(s));
     check_calls(s, r.role, r.name, bamboo, r.first == r.last ? r.first : nullptr, &out);
   }

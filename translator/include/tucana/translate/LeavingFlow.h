@@ -6,6 +6,8 @@
 // its end).
 #pragma once
 
+#include <vector>
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -45,7 +47,27 @@ class LeavingFlow : public clang::RecursiveASTVisitor<Derived> {
   }
   bool VisitReturnStmt(clang::ReturnStmt* s) { return leave(s->getBeginLoc(), "return"); }
   bool VisitCoreturnStmt(clang::CoreturnStmt* s) { return leave(s->getBeginLoc(), "co_return"); }
-  bool VisitIndirectGotoStmt(clang::IndirectGotoStmt* s) { return leave(s->getBeginLoc(), "goto"); }
+  // A computed goto (`goto *p`) may go to any label whose address the
+  // function takes (`&&label`): it stays inside when all those labels do.
+  // Without the function's body (set_function_body), it leaves.
+  bool VisitIndirectGotoStmt(clang::IndirectGotoStmt* s) {
+    if (!function_body_) return leave(s->getBeginLoc(), "goto");
+    class Targets : public clang::RecursiveASTVisitor<Targets> {
+     public:
+      bool VisitAddrLabelExpr(clang::AddrLabelExpr* e) {
+        labels.push_back(e->getLabel()->getStmt());
+        return true;
+      }
+      std::vector<const clang::LabelStmt*> labels;
+    } targets;
+    targets.TraverseStmt(const_cast<clang::Stmt*>(function_body_));
+    for (const clang::LabelStmt* l : targets.labels) {
+      unsigned at = l ? sm_.getFileOffset(sm_.getExpansionLoc(l->getBeginLoc())) : 0;
+      if (!l || at < begin_ || at >= end_) return leave(s->getBeginLoc(), "goto");
+    }
+    return true;
+  }
+  void set_function_body(const clang::Stmt* body) { function_body_ = body; }
   bool VisitGotoStmt(clang::GotoStmt* s) {
     const clang::LabelStmt* target = s->getLabel()->getStmt();
     unsigned at = target ? sm_.getFileOffset(sm_.getExpansionLoc(target->getBeginLoc())) : 0;
@@ -80,6 +102,7 @@ class LeavingFlow : public clang::RecursiveASTVisitor<Derived> {
   bool continue_allowed_;
   int loop_depth_ = 0;
   int switch_depth_ = 0;
+  const clang::Stmt* function_body_ = nullptr;
 };
 
 }  // namespace tucana::translate
