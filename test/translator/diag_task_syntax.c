@@ -29,6 +29,9 @@ void f(int n, int *a) {
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:37: error: expected ')' closing depend(...) in '#pragma tucana task'
 #pragma tucana task depend(out: a[0]
   n++;
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:38: error: expected ']' after an array section's length (strided sections are not allowed in depend) in '#pragma tucana task'
+#pragma tucana task depend(out: a[0:8:2])
+  n++;
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:26: error: expected a string literal in name(...) in '#pragma tucana task'
 #pragma tucana task name(first)
   n++;
