@@ -68,3 +68,32 @@ void unrelated(int niter) {
     MPI_Reduce_local(&r, sink, 1, MPI_DOUBLE, MPI_SUM);
   }
 }
+
+/* A global pointer assigned a local pointer: what that local may point to
+   in its function ('counts'), not every int whose address is taken. */
+static int counts[4], other_counts[4];
+static int *saved;
+static void keep(void) {
+  int *p = counts + 1;
+  saved = p;
+}
+// CHECK: [[FILE]]:[[@LINE+1]]:22: note: MPI_Bcast at line [[@LINE+1]] cannot be pipelined: not in a loop
+void publish(void) { MPI_Bcast(other_counts, 4, MPI_INT, 0, MPI_COMM_WORLD); }
+
+void via_local(int niter) {
+  int si = 0, ri = 0;
+  keep();
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i) writes 'counts' (line [[@LINE+4]]) which Before(i+1) reads (line [[@LINE+2]])
+  for (int it = 0; it < niter; ++it) {
+    si = saved[0];
+    MPI_Allreduce(&si, &ri, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    counts[0] = ri;
+  }
+  // CHECK: [[FILE]]:[[@LINE+2]]:3: note: loop over 'it': MPI_Allreduce at line [[@LINE+4]] is safe to pipeline (replicates 'si', 'ri')
+  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': pipelined MPI_Allreduce at line [[@LINE+3]]
+  for (int it = 0; it < niter; ++it) {
+    si = saved[0];
+    MPI_Allreduce(&si, &ri, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    other_counts[0] = ri;
+  }
+}

@@ -82,11 +82,13 @@ double dot(const double *a, const double *b) {
 }
 
 void solve(int niter, double *hist) {
-  // The sites are the MPI calls in the callees (lines 72 and 80); the loop is this one.
+  // The sites are the MPI calls in the callees (lines 72, 73 and 80), each
+  // reported; the loop is this one.
   // (jacobi() swaps the global pointers u and unew: they may point to one object.)
-  // CHECK: [[FILE]]:[[@LINE+3]]:3: warning: loop over 'it': MPI_Irecv at line 72 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+7]]) which Comm(i) reads (line [[@LINE+4]])
+  // CHECK: [[FILE]]:[[@LINE+4]]:3: warning: loop over 'it': MPI_Irecv at line 72 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+8]]) which Comm(i) reads (line [[@LINE+5]])
+  // CHECK: [[FILE]]:[[@LINE+3]]:3: warning: loop over 'it': MPI_Isend at line 73 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+7]]) which Comm(i) reads (line [[@LINE+4]])
   // CHECK: [[FILE]]:[[@LINE+2]]:3: warning: loop over 'it': MPI_Allreduce at line 80 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+6]]) which Comm(i) reads (line [[@LINE+5]]); Before(i+1) writes 'u' (line [[@LINE+3]]) which Comm(i) reads (line [[@LINE+5]]); After(i) writes 'u' (line [[@LINE+6]]) which Before(i+1) reads (line [[@LINE+3]])
-  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Irecv at line 72 is unsafe: {{.*}}; MPI_Allreduce at line 80 is unsafe
+  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Irecv at line 72 is unsafe: {{.*}}; MPI_Isend at line 73 is unsafe: {{.*}}; MPI_Allreduce at line 80 is unsafe
   for (int it = 0; it < niter; it++) {
     exchange(u);
     sweep(u, unew);
@@ -95,5 +97,5 @@ void solve(int niter, double *hist) {
   }
 }
 
-// JSON: {"line": 90, "end_line": 95, "var": "it", "sites": [{"line": 72, "call": "MPI_Irecv", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 94) which Comm(i) reads (line 91)"], "replicate": []}, {"line": 80, "call": "MPI_Allreduce", "verdict": "unsafe",
+// JSON: {"line": 92, "end_line": 97, "var": "it", "sites": [{"line": 72, "call": "MPI_Irecv", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 96) which Comm(i) reads (line 93)"], "replicate": []}, {"line": 73, "call": "MPI_Isend", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 96) which Comm(i) reads (line 93)"], "replicate": []}, {"line": 80, "call": "MPI_Allreduce", "verdict": "unsafe",
 // JSON-NOT: "line": 0,

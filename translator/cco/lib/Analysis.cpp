@@ -184,12 +184,32 @@ std::string obj_name(const Obj& o) {
 
 namespace {
 
+bool allocation(const Expr* e) {
+  e = e->IgnoreParenCasts();
+  if (isa<CXXNewExpr>(e)) return true;
+  auto* c = dyn_cast<CallExpr>(e);
+  const FunctionDecl* f = c ? c->getDirectCallee() : nullptr;
+  if (!f || !f->getIdentifier()) return false;
+  llvm::StringRef n = f->getName();
+  return n == "malloc" || n == "calloc" || n == "realloc" || n == "aligned_alloc" || n == "__builtin_alloca" ||
+         n == "alloca";
+}
+
 // Which variables' pointees may be one object: pointer assignments anywhere
 // in the function (p = q, p = &x, p = a + k, T *p = q).
 class AliasClasses {
  public:
-  void build(const Stmt* body) {
+  // `ctx`: also note the pointers assigned something not nameable (see tainted()).
+  void build(const Stmt* body, ASTContext* ctx = nullptr) {
+    ctx_ = ctx;
     if (body) visit(body);
+  }
+  // Whether a pointer of `o`'s class was assigned something the analysis
+  // cannot name (a call's result other than an allocation, a struct member...).
+  bool tainted(const Obj& o) const {
+    for (const Obj& m : members(o))
+      if (tainted_.count(m)) return true;
+    return false;
   }
   Obj root(const Obj& o) const {
     auto it = classes_.findValue(o);
@@ -211,28 +231,27 @@ class AliasClasses {
       auto l = location(b->getLHS());
       auto r = pointee(b->getRHS());
       if (l && r) classes_.unionSets(Obj{l->d, 1}, *r);
+      if (l && !r) taint(Obj{l->d, 1}, b->getRHS());
     }
     if (auto* d = dyn_cast<DeclStmt>(s)) {
       for (const Decl* decl : d->decls())
-        if (auto* v = dyn_cast<VarDecl>(decl); v && v->getInit() && v->getType()->isPointerType())
+        if (auto* v = dyn_cast<VarDecl>(decl); v && v->getInit() && v->getType()->isPointerType()) {
           if (auto r = pointee(v->getInit())) classes_.unionSets(Obj{v, 1}, *r);
+          else taint(Obj{v, 1}, v->getInit());
+        }
     }
     for (const Stmt* c : s->children())
       if (c) visit(c);
   }
+  void taint(const Obj& o, const Expr* rhs) {
+    if (ctx_ && !rhs->isNullPointerConstant(*ctx_, Expr::NPC_ValueDependentIsNotNull) && !allocation(rhs))
+      tainted_.insert(o);
+  }
   llvm::EquivalenceClasses<Obj> classes_;
+  std::set<Obj> tainted_;
+  ASTContext* ctx_ = nullptr;
 };
 
-bool allocation(const Expr* e) {
-  e = e->IgnoreParenCasts();
-  if (isa<CXXNewExpr>(e)) return true;
-  auto* c = dyn_cast<CallExpr>(e);
-  const FunctionDecl* f = c ? c->getDirectCallee() : nullptr;
-  if (!f || !f->getIdentifier()) return false;
-  llvm::StringRef n = f->getName();
-  return n == "malloc" || n == "calloc" || n == "realloc" || n == "aligned_alloc" || n == "__builtin_alloca" ||
-         n == "alloca";
-}
 
 // A pointer to `pointee` may point to an object of type `object`.
 bool compatible(QualType pointee, QualType object, ASTContext& ctx) {
@@ -275,6 +294,15 @@ class GlobalAliases : public RecursiveASTVisitor<GlobalAliases> {
   }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl* d) {
+    auto* f = dyn_cast_or_null<FunctionDecl>(d);
+    if (!f || !f->hasBody()) return RecursiveASTVisitor::TraverseDecl(d);
+    const FunctionDecl* outer = function_;
+    function_ = f;
+    bool ok = RecursiveASTVisitor::TraverseDecl(d);
+    function_ = outer;
+    return ok;
+  }
   bool VisitVarDecl(VarDecl* v) {
     if (!v->hasGlobalStorage() || !v->getType()->isPointerType()) return true;
     const VarDecl* g = v->getCanonicalDecl();
@@ -317,9 +345,30 @@ class GlobalAliases : public RecursiveASTVisitor<GlobalAliases> {
       if (r->level == 1) unions_.push_back({Obj{v->getCanonicalDecl(), 1}, *r});
       return;
     }
+    // A local pointer (`key_buff_ptr_global = key_buff_ptr;`): what it may
+    // point to in its function, when that is known there (no parameter's
+    // objects, nothing unnameable assigned to it).
+    auto* fn = function_;
+    if (v && r->level == 1 && !isa<ParmVarDecl>(v) && fn && fn->getBody()) {
+      AliasClasses local;
+      local.build(fn->getBody(), &ctx_);
+      bool known = !local.tainted(*r);
+      std::vector<Obj> targets;
+      for (const Obj& m : local.members(*r)) {
+        auto* mv = dyn_cast_or_null<VarDecl>(m.d);
+        if (!mv || (m.level == 1 && isa<ParmVarDecl>(mv))) known = false;
+        else if (m.level == 0 || mv->hasGlobalStorage()) targets.push_back(m.level == 0 ? m : Obj{mv->getCanonicalDecl(), 1});
+      }
+      if (known) {
+        unions_.push_back({Obj{g, 1}, *r});
+        for (const Obj& t : targets) unions_.push_back({Obj{g, 1}, t});
+        return;
+      }
+    }
     if (r) unions_.push_back({Obj{g, 1}, *r});
     unknown_.insert(g);
   }
+  const FunctionDecl* function_ = nullptr;
   ASTContext& ctx_;
   std::map<const VarDecl*, std::set<const VarDecl*>> pointers_;  // by canonical declaration
   std::set<const VarDecl*> unknown_;

@@ -620,17 +620,13 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     return false;
   };
   // A site in a function some loop calls: the call of that function is Comm(i)
-  // of the caller's loop (the first call in a loop of the main file).
-  std::set<const FunctionDecl*> via_done;
+  // of the caller's loop (the first call in a loop of the main file). Every
+  // site of the function is reported, each with that loop's verdict.
   std::function<bool(const CallSite&)> via_caller = [&](const CallSite& c) -> bool {
     const FunctionDecl* f = c.function;
     if (!f || !f->getBody()) return false;
     const FunctionDecl* def = nullptr;
     f->hasBody(def);
-    if (via_done.count(def)) {
-      grouped.insert(c.call);
-      return true;  // reported with the first site of this function
-    }
     Site s;
     s.line = sm.getExpansionLineNumber(c.call->getBeginLoc());
     s.col = sm.getExpansionColumnNumber(c.call->getBeginLoc());
@@ -645,7 +641,6 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       return false;
     };
     if (!up(def, 0)) return false;
-    via_done.insert(def);
     grouped.insert(c.call);
     return true;
   };
