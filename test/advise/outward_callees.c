@@ -28,7 +28,7 @@ double sweep(const double *in, double *out) {
 // block; After(i) swaps the grids Comm(i+1) packs from.
 void jacobi(int niter) {
   MPI_Request req[2 * NDIR];
-  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Irecv at line [[@LINE+4]] is not safe to pipeline: After(i-1) writes 'pointer u' (line [[@LINE+17]]) which Comm(i) reads (line [[@LINE+7]])
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Irecv at line [[@LINE+4]] is not safe to pipeline: After(i-1) writes 'pointer u' (line [[@LINE+17]]) which Comm(i) reads (line [[@LINE+7]]); After(i-1) writes 'u' (line [[@LINE+14]]) which Comm(i) reads (line [[@LINE+7]])
   for (int it = 0; it < niter; it++) {
     {
       for (int d = 0; d < NDIR; d++)
@@ -82,10 +82,13 @@ double dot(const double *a, const double *b) {
 }
 
 void solve(int niter, double *hist) {
-  // The sites are the MPI calls in the callees (lines 72 and 80); the loop is this one.
-  // CHECK: [[FILE]]:[[@LINE+3]]:3: warning: loop over 'it': MPI_Irecv at line 72 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+7]]) which Comm(i) reads (line [[@LINE+4]])
-  // CHECK: [[FILE]]:[[@LINE+2]]:3: warning: loop over 'it': MPI_Allreduce at line 80 is not safe to pipeline: Before(i+1) writes 'unew' (line [[@LINE+4]]) which Comm(i) reads (line [[@LINE+5]]); After(i) writes 'u' (line [[@LINE+6]]) which Before(i+1) reads (line [[@LINE+3]])
-  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Irecv at line 72 is unsafe: {{.*}}; MPI_Allreduce at line 80 is unsafe
+  // The sites are the MPI calls in the callees (lines 72, 73 and 80), each
+  // reported; the loop is this one.
+  // (jacobi() swaps the global pointers u and unew: they may point to one object.)
+  // CHECK: [[FILE]]:[[@LINE+4]]:3: warning: loop over 'it': MPI_Irecv at line 72 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+8]]) which Comm(i) reads (line [[@LINE+5]])
+  // CHECK: [[FILE]]:[[@LINE+3]]:3: warning: loop over 'it': MPI_Isend at line 73 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+7]]) which Comm(i) reads (line [[@LINE+4]])
+  // CHECK: [[FILE]]:[[@LINE+2]]:3: warning: loop over 'it': MPI_Allreduce at line 80 is not safe to pipeline: After(i-1) writes 'u' (line [[@LINE+6]]) which Comm(i) reads (line [[@LINE+5]]); Before(i+1) writes 'u' (line [[@LINE+3]]) which Comm(i) reads (line [[@LINE+5]]); After(i) writes 'u' (line [[@LINE+6]]) which Before(i+1) reads (line [[@LINE+3]])
+  // NOTE: [[FILE]]:[[@LINE+1]]:3: note: loop over 'it': not rewritten: MPI_Irecv at line 72 is unsafe: {{.*}}; MPI_Isend at line 73 is unsafe: {{.*}}; MPI_Allreduce at line 80 is unsafe
   for (int it = 0; it < niter; it++) {
     exchange(u);
     sweep(u, unew);
@@ -94,5 +97,5 @@ void solve(int niter, double *hist) {
   }
 }
 
-// JSON: {"line": 89, "end_line": 94, "var": "it", "sites": [{"line": 72, "call": "MPI_Irecv", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 93) which Comm(i) reads (line 90)"], "replicate": []}, {"line": 80, "call": "MPI_Allreduce", "verdict": "unsafe",
+// JSON: {"line": 92, "end_line": 97, "var": "it", "sites": [{"line": 72, "call": "MPI_Irecv", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 96) which Comm(i) reads (line 93)"], "replicate": []}, {"line": 73, "call": "MPI_Isend", "verdict": "unsafe", "reasons": ["After(i-1) writes 'u' (line 96) which Comm(i) reads (line 93)"], "replicate": []}, {"line": 80, "call": "MPI_Allreduce", "verdict": "unsafe",
 // JSON-NOT: "line": 0,

@@ -72,9 +72,16 @@ std::optional<Lib> library_function(llvm::StringRef name) {
       t[f] = Lib::Io;
     for (const char* f : {"sprintf", "snprintf", "memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat", "strncat",
                           "qsort", "realloc", "__builtin_memcpy", "__builtin_memset", "__builtin___memcpy_chk",
-                          "__builtin___memset_chk", "__builtin___memmove_chk"})
+                          "__builtin___memset_chk", "__builtin___memmove_chk", "__builtin_memmove",
+                          "gettimeofday", "clock_gettime", "time", "fgets", "fread"})
       t[f] = Lib::WriteFirst;
-    for (const char* f : {"strlen", "strcmp", "strncmp", "memcmp", "atoi", "atof", "strtol", "strtod"}) t[f] = Lib::ReadAll;
+    for (const char* f : {"strlen", "strcmp", "strncmp", "memcmp", "atoi", "atof", "atol", "strtol", "strtoul",
+                          "strtoll", "strtod", "strtof", "strchr", "strrchr", "strstr", "getenv", "__builtin_strlen",
+                          "__builtin_memcmp"})
+      t[f] = Lib::ReadAll;
+    for (const char* f : {"clock", "isnan", "isinf", "isfinite", "__builtin_isnan", "__builtin_isinf", "__builtin_fabs",
+                          "__builtin_sqrt", "__builtin_unreachable", "__builtin_trap", "__builtin_abs"})
+      t[f] = Lib::Pure;
     t["free"] = Lib::Free;
     for (const char* f : {"rand", "srand", "random", "srandom", "drand48", "srand48"}) t[f] = Lib::Rand;
     return t;
@@ -144,6 +151,13 @@ std::optional<Obj> location(const Expr* e) {
     return std::nullopt;
   }
   if (auto* m = dyn_cast<MemberExpr>(e)) {
+    // A member of the object of a C++ member function: the member itself
+    // (one object for every instance of the class).
+    if (isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) {
+      if (isa<FieldDecl>(m->getMemberDecl()) || isa<VarDecl>(m->getMemberDecl())) return Obj{m->getMemberDecl(), 0};
+      return std::nullopt;
+    }
+    if (isa<VarDecl>(m->getMemberDecl())) return Obj{m->getMemberDecl(), 0};  // a static data member
     if (m->isArrow()) return pointee(m->getBase());
     return location(m->getBase());
   }
@@ -162,7 +176,7 @@ std::string obj_name(const Obj& o) {
   auto* n = dyn_cast_or_null<NamedDecl>(o.d);
   std::string name = n ? n->getNameAsString() : "?";
   if (o.level == 0) {
-    if (auto* v = dyn_cast_or_null<VarDecl>(o.d); v && v->getType()->isPointerType()) return "pointer " + name;
+    if (auto* v = dyn_cast_or_null<ValueDecl>(o.d); v && v->getType()->isPointerType()) return "pointer " + name;
     return name;
   }
   return name;
@@ -170,22 +184,44 @@ std::string obj_name(const Obj& o) {
 
 namespace {
 
+bool allocation(const Expr* e) {
+  e = e->IgnoreParenCasts();
+  if (isa<CXXNewExpr>(e)) return true;
+  auto* c = dyn_cast<CallExpr>(e);
+  const FunctionDecl* f = c ? c->getDirectCallee() : nullptr;
+  if (!f || !f->getIdentifier()) return false;
+  llvm::StringRef n = f->getName();
+  return n == "malloc" || n == "calloc" || n == "realloc" || n == "aligned_alloc" || n == "__builtin_alloca" ||
+         n == "alloca";
+}
+
 // Which variables' pointees may be one object: pointer assignments anywhere
 // in the function (p = q, p = &x, p = a + k, T *p = q).
 class AliasClasses {
  public:
-  void build(const Stmt* body) {
+  // `ctx`: also note the pointers assigned something not nameable (see tainted()).
+  void build(const Stmt* body, ASTContext* ctx = nullptr) {
+    ctx_ = ctx;
     if (body) visit(body);
+  }
+  // Whether a pointer of `o`'s class was assigned something the analysis
+  // cannot name (a call's result other than an allocation, a struct member...).
+  bool tainted(const Obj& o) const {
+    for (const Obj& m : members(o))
+      if (tainted_.count(m)) return true;
+    return false;
   }
   Obj root(const Obj& o) const {
     auto it = classes_.findValue(o);
     return it == classes_.end() ? o : classes_.getLeaderValue(o);
   }
+  void unite(const Obj& a, const Obj& b) { classes_.unionSets(a, b); }
   std::vector<Obj> members(const Obj& o) const {
     std::vector<Obj> out;
     auto it = classes_.findValue(o);
     if (it == classes_.end()) return {o};
-    for (auto m = classes_.member_begin(it); m != classes_.member_end(); ++m) out.push_back(*m);
+    // (member_begin() iterates only from a class's leader: from another member it is empty.)
+    for (auto m = classes_.findLeader(it); m != classes_.member_end(); ++m) out.push_back(*m);
     return out;
   }
 
@@ -195,22 +231,164 @@ class AliasClasses {
       auto l = location(b->getLHS());
       auto r = pointee(b->getRHS());
       if (l && r) classes_.unionSets(Obj{l->d, 1}, *r);
+      if (l && !r) taint(Obj{l->d, 1}, b->getRHS());
     }
     if (auto* d = dyn_cast<DeclStmt>(s)) {
       for (const Decl* decl : d->decls())
-        if (auto* v = dyn_cast<VarDecl>(decl); v && v->getInit() && v->getType()->isPointerType())
+        if (auto* v = dyn_cast<VarDecl>(decl); v && v->getInit() && v->getType()->isPointerType()) {
           if (auto r = pointee(v->getInit())) classes_.unionSets(Obj{v, 1}, *r);
+          else taint(Obj{v, 1}, v->getInit());
+        }
     }
     for (const Stmt* c : s->children())
       if (c) visit(c);
   }
+  void taint(const Obj& o, const Expr* rhs) {
+    if (ctx_ && !rhs->isNullPointerConstant(*ctx_, Expr::NPC_ValueDependentIsNotNull) && !allocation(rhs))
+      tainted_.insert(o);
+  }
   llvm::EquivalenceClasses<Obj> classes_;
+  std::set<Obj> tainted_;
+  ASTContext* ctx_ = nullptr;
+};
+
+
+// A pointer to `pointee` may point to an object of type `object`.
+bool compatible(QualType pointee, QualType object, ASTContext& ctx) {
+  pointee = pointee.getCanonicalType().getUnqualifiedType();
+  if (pointee->isVoidType() || pointee->isCharType()) return true;
+  while (const ArrayType* a = ctx.getAsArrayType(object)) object = a->getElementType();
+  object = object.getCanonicalType().getUnqualifiedType();
+  while (const ArrayType* a = ctx.getAsArrayType(pointee)) pointee = a->getElementType();
+  return pointee == object;
+}
+
+// What the pointers of global storage may point to, over the whole
+// translation unit: their initializers and every assignment to them, in any
+// function (`static double *cur = acc;`, `cur = &x;`, `cur = other_global`).
+// A global pointer assigned something the analysis cannot name (a
+// parameter, a local pointer, a call's result, a struct member) or declared
+// `extern` without a definition here may point to any object whose address
+// is taken (`&x`, an array used as a pointer) and whose type fits.
+class GlobalAliases : public RecursiveASTVisitor<GlobalAliases> {
+ public:
+  explicit GlobalAliases(ASTContext& ctx) : ctx_(ctx) {}
+  // `wild`: for each global pointer of unknown target, the objects it may
+  // point to (kept apart from the classes: they need not alias each other).
+  void build(AliasClasses& out, std::map<Obj, std::vector<Obj>>& wild) {
+    TraverseDecl(ctx_.getTranslationUnitDecl());
+    for (const auto& [g, redecls] : pointers_) {
+      for (const VarDecl* r : redecls) out.unite(Obj{g, 1}, Obj{r, 1});
+      if (!unknown_.count(g)) {
+        bool defined = false;
+        for (const VarDecl* r : redecls) defined |= !r->hasExternalStorage();
+        if (defined) continue;
+      }
+      QualType p = g->getType()->getPointeeType();
+      std::vector<Obj>& targets = wild[Obj{g, 1}];
+      for (const auto& [o, t] : taken_)
+        if (compatible(p, t, ctx_) && std::find(targets.begin(), targets.end(), o) == targets.end())
+          targets.push_back(o);
+    }
+    for (const auto& [a, b] : unions_) out.unite(a, b);
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl* d) {
+    auto* f = dyn_cast_or_null<FunctionDecl>(d);
+    if (!f || !f->hasBody()) return RecursiveASTVisitor::TraverseDecl(d);
+    const FunctionDecl* outer = function_;
+    function_ = f;
+    bool ok = RecursiveASTVisitor::TraverseDecl(d);
+    function_ = outer;
+    return ok;
+  }
+  bool VisitVarDecl(VarDecl* v) {
+    if (!v->hasGlobalStorage() || !v->getType()->isPointerType()) return true;
+    const VarDecl* g = v->getCanonicalDecl();
+    pointers_[g].insert(v);
+    if (v->getInit()) target(g, v->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->getOpcode() != BO_Assign || !b->getType()->isPointerType()) return true;
+    auto l = location(b->getLHS());
+    auto* v = l ? dyn_cast_or_null<VarDecl>(l->d) : nullptr;
+    if (v && v->hasGlobalStorage() && l->level == 0) target(v->getCanonicalDecl(), b->getRHS());
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+    subscripted_.insert(a->getBase()->IgnoreParens());
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr* c) {
+    if (c->getCastKind() == CK_ArrayToPointerDecay && !subscripted_.count(c)) taken(c->getSubExpr());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->getOpcode() == UO_AddrOf) taken(u->getSubExpr());
+    return true;
+  }
+
+ private:
+  void taken(const Expr* e) {
+    if (auto o = location(e); o && o->level == 0 && isa_and_nonnull<VarDecl>(o->d)) taken_.insert({*o, e->getType()});
+  }
+  void target(const VarDecl* g, const Expr* rhs) {
+    pointers_[g];
+    if (rhs->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull) || allocation(rhs)) return;
+    auto r = pointee(rhs);
+    auto* v = r ? dyn_cast_or_null<VarDecl>(r->d) : nullptr;
+    // Another global pointer's objects, or a variable's own storage: known.
+    if (v && (r->level == 0 || v->hasGlobalStorage())) {
+      unions_.push_back({Obj{g, 1}, r->level == 0 ? *r : Obj{v->getCanonicalDecl(), 1}});
+      if (r->level == 1) unions_.push_back({Obj{v->getCanonicalDecl(), 1}, *r});
+      return;
+    }
+    // A local pointer (`key_buff_ptr_global = key_buff_ptr;`): what it may
+    // point to in its function, when that is known there (no parameter's
+    // objects, nothing unnameable assigned to it).
+    auto* fn = function_;
+    if (v && r->level == 1 && !isa<ParmVarDecl>(v) && fn && fn->getBody()) {
+      AliasClasses local;
+      local.build(fn->getBody(), &ctx_);
+      bool known = !local.tainted(*r);
+      std::vector<Obj> targets;
+      for (const Obj& m : local.members(*r)) {
+        auto* mv = dyn_cast_or_null<VarDecl>(m.d);
+        if (!mv || (m.level == 1 && isa<ParmVarDecl>(mv))) known = false;
+        else if (m.level == 0 || mv->hasGlobalStorage()) targets.push_back(m.level == 0 ? m : Obj{mv->getCanonicalDecl(), 1});
+      }
+      if (known) {
+        unions_.push_back({Obj{g, 1}, *r});
+        for (const Obj& t : targets) unions_.push_back({Obj{g, 1}, t});
+        return;
+      }
+    }
+    if (r) unions_.push_back({Obj{g, 1}, *r});
+    unknown_.insert(g);
+  }
+  const FunctionDecl* function_ = nullptr;
+  ASTContext& ctx_;
+  std::map<const VarDecl*, std::set<const VarDecl*>> pointers_;  // by canonical declaration
+  std::set<const VarDecl*> unknown_;
+  std::set<const Expr*> subscripted_;
+  std::set<std::pair<Obj, QualType>, bool (*)(const std::pair<Obj, QualType>&, const std::pair<Obj, QualType>&)>
+      taken_{[](const std::pair<Obj, QualType>& a, const std::pair<Obj, QualType>& b) {
+        if (!(a.first == b.first)) return a.first < b.first;
+        return a.second.getAsOpaquePtr() < b.second.getAsOpaquePtr();
+      }};
+  std::vector<std::pair<Obj, Obj>> unions_;
 };
 
 // A function's side effects in its caller's terms: on globals, and on what
 // its pointer parameters point to.
+constexpr int kGlobal = -1, kMember = -2;
 struct SummaryEffect {
-  int param = -1;  // pointee of parameter `param`, or the global `global`
+  // Pointee of parameter `param`; kGlobal: the global `global`; kMember:
+  // `global` is a member of the object of a member function (level 0: the
+  // member, 1: what it points to).
+  int param = kGlobal;
   Obj global{nullptr, 0};
   bool write = false;
 };
@@ -237,13 +415,20 @@ struct Analyzer::Impl {
   size_t cut_floor = SIZE_MAX;
   unsigned depth_cuts = 0;
   std::map<const FunctionDecl*, AliasClasses> aliases;
+  std::optional<AliasClasses> global_aliases;
+  std::map<Obj, std::vector<Obj>> wild;  // global pointers of unknown target: what they may point to
 
   Impl(ASTContext& c, PragmaList& p) : ctx(c), pragmas(p) {}
 
   const AliasClasses& alias(const FunctionDecl* f) {
     auto it = aliases.find(f);
     if (it != aliases.end()) return it->second;
+    if (!global_aliases) {
+      global_aliases.emplace();
+      GlobalAliases(ctx).build(*global_aliases, wild);
+    }
     AliasClasses& a = aliases[f];
+    a = *global_aliases;
     a.build(f->getBody());
     return a;
   }
@@ -341,6 +526,7 @@ class Walker {
       apply_override(*it->second, f, call);
       return;
     }
+    if (standard_library(f)) return std_call(call, f);
     const FunctionDecl* def = nullptr;
     if (auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda() && f->hasBody(def) && def) {
       // A lambda's body names the caller's variables (its captures): walk it here.
@@ -360,11 +546,20 @@ class Walker {
         return;
       }
       Summary s = an_.summarize(def, depth_ + 1);
+      const Expr* object = object_of(call, f);
       for (const SummaryEffect& e : s.effects) {
-        if (e.param < 0) {
+        if (e.param == kGlobal) {
           // Inside Comm(i) a callee's accesses last as long as Comm(i) does.
           e.write ? write(e.global, comm_) : read(e.global, comm_);
-        } else if (const Expr* a = arg(e.param)) {
+        } else if (e.param == kMember) {
+          // In the caller's terms: the object the member function is called on.
+          std::optional<Obj> o = e.global;
+          if (object && !isa<CXXThisExpr>(object->IgnoreParenImpCasts())) {
+            o = object->getType()->isPointerType() ? pointee(object) : location(object);
+            if (o && e.global.level == 1) o = Obj{o->d, 1};
+          }
+          if (o) e.write ? write(*o, comm_) : read(*o, comm_);
+        } else if (const Expr* a = arg(e.param + shift(call, f))) {
           pointee_access(a, !e.write, e.write, comm_);
         }
       }
@@ -403,6 +598,68 @@ class Walker {
       return;
     }
     out_.unknown.push_back({name, line_});
+  }
+
+  // The object a member function is called on (null for other calls).
+  static const Expr* object_of(const CallExpr* call, const FunctionDecl* f) {
+    if (auto* m = dyn_cast<CXXMemberCallExpr>(call)) return m->getImplicitObjectArgument();
+    if (auto* m = dyn_cast<CXXMethodDecl>(f); m && m->isInstance() && isa<CXXOperatorCallExpr>(call) &&
+                                              call->getNumArgs() > 0)
+      return call->getArg(0);
+    return nullptr;
+  }
+  // A member operator's call has its object as argument 0.
+  static unsigned shift(const CallExpr* call, const FunctionDecl* f) {
+    auto* m = dyn_cast<CXXMethodDecl>(f);
+    return m && m->isInstance() && isa<CXXOperatorCallExpr>(call) ? 1 : 0;
+  }
+  // A function of the C++ standard library (namespace std or __gnu_cxx,
+  // declared in a system header): summarized by its signature, its
+  // internals are not followed.
+  bool standard_library(const FunctionDecl* f) {
+    const SourceManager& sm = an_.ctx.getSourceManager();
+    if (!sm.isInSystemHeader(sm.getExpansionLoc(f->getLocation()))) return false;
+    for (const DeclContext* dc = f->getDeclContext(); dc; dc = dc->getParent())
+      if (auto* ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getParent()->getRedeclContext()->isTranslationUnit() &&
+                                                  (ns->getName() == "std" || ns->getName() == "__gnu_cxx"))
+        return true;
+    return false;
+  }
+  // A standard library call acts on its object (a const member function
+  // reads it, another reads and writes it: push_back, clear, resize, and
+  // also operator[], data, begin and end, whose result may be written
+  // through) and on its arguments: what a reference or pointer parameter
+  // refers to is read, and written unless it is const.
+  void std_call(const CallExpr* call, const FunctionDecl* f) {
+    if (const Expr* object = object_of(call, f)) {
+      auto* m = cast<CXXMethodDecl>(f);
+      std::optional<Obj> o;
+      if (!isa<CXXThisExpr>(object->IgnoreParenImpCasts()))
+        o = object->getType()->isPointerType() ? pointee(object) : location(object);
+      if (o) {
+        read(*o, comm_);
+        if (!m->isConst()) write(*o, comm_);
+      } else if (!isa<CXXThisExpr>(object->IgnoreParenImpCasts())) {
+        out_.unknown.push_back({"the object of '" + f->getQualifiedNameAsString() + "'", line_});
+      }
+    }
+    unsigned s = shift(call, f);
+    for (unsigned i = s; i < call->getNumArgs(); ++i) {
+      const Expr* a = call->getArg(i);
+      QualType t = i - s < f->getNumParams() ? f->getParamDecl(i - s)->getType() : QualType();
+      if (!t.isNull() && t->isReferenceType()) {
+        bool w = !t.getNonReferenceType().isConstQualified() && !t->isRValueReferenceType();
+        if (auto o = location(a)) {
+          read(*o, comm_);
+          if (w) write(*o, comm_);
+        }
+      } else if (a->getType()->isPointerType() || a->getType()->isArrayType()) {
+        bool w = t.isNull() || !t->isPointerType() || !t->getPointeeType().isConstQualified();
+        pointee_access(a, true, w, comm_);
+      } else if (a->getType()->isRecordType()) {
+        if (auto o = location(a)) read(*o, comm_);
+      }
+    }
   }
 
   void apply_override(const CcoPragma& p, const FunctionDecl* f, const CallExpr* call) {
@@ -464,8 +721,10 @@ Summary Analyzer::Impl::summarize(const FunctionDecl* f, int depth) {
   auto convert = [&](const std::map<Obj, Access>& m, bool write) {
     for (const auto& [o, acc] : m) {
       for (const Obj& member : a.members(o)) {
-        if (is_global(member.d)) {
-          s.effects.push_back(SummaryEffect{-1, member, write});
+        if (isa_and_nonnull<FieldDecl>(member.d)) {
+          s.effects.push_back(SummaryEffect{kMember, member, write});
+        } else if (is_global(member.d)) {
+          s.effects.push_back(SummaryEffect{kGlobal, member, write});
         } else if (auto* p = dyn_cast_or_null<ParmVarDecl>(member.d); p && member.level == 1) {
           s.effects.push_back(SummaryEffect{static_cast<int>(p->getFunctionScopeIndex()), Obj{nullptr, 0}, write});
         }
@@ -474,7 +733,8 @@ Summary Analyzer::Impl::summarize(const FunctionDecl* f, int depth) {
   };
   convert(e.reads, false);
   convert(e.writes, true);
-  for (auto& [name, line] : e.unknown) s.unknown.push_back(name);
+  for (auto& [name, line] : e.unknown)
+    if (std::find(s.unknown.begin(), s.unknown.end(), name) == s.unknown.end()) s.unknown.push_back(name);
   active.pop_back();
   if (cut_floor >= level && depth_cuts == outer_depth_cuts) summaries[f] = s;
   cut_floor = std::min(outer_floor, cut_floor);
@@ -495,6 +755,15 @@ Effects Analyzer::effects(const Stmt* s, unsigned line, bool comm) {
 }
 
 Obj Analyzer::root(const FunctionDecl* f, const Obj& o) { return impl_->alias(f).root(o); }
+std::vector<Obj> Analyzer::roots(const FunctionDecl* f, const Obj& o) {
+  const AliasClasses& a = impl_->alias(f);
+  std::vector<Obj> out{a.root(o)};
+  for (const Obj& m : a.members(o))
+    if (auto it = impl_->wild.find(m); it != impl_->wild.end())
+      for (const Obj& t : it->second)
+        if (std::find(out.begin(), out.end(), a.root(t)) == out.end()) out.push_back(a.root(t));
+  return out;
+}
 std::vector<Obj> Analyzer::members(const FunctionDecl* f, const Obj& o) { return impl_->alias(f).members(o); }
 
 bool is_in_place(const Expr* e, ASTContext& ctx) {

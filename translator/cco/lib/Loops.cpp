@@ -45,13 +45,22 @@ class Collector : public RecursiveASTVisitor<Collector> {
  public:
   Collector(ASTContext& ctx, const std::vector<CcoPragma*>& stmt_pragmas) : ctx_(ctx), pragmas_(stmt_pragmas) {}
 
-  bool TraverseFunctionDecl(FunctionDecl* f) {
+  // Every function of the main file with a body: free functions, and C++
+  // member functions, constructors and destructors (defined in the class or
+  // out of it). Templates are not analyzed (their code is not typed yet).
+  bool TraverseDecl(Decl* d) {
+    auto* f = dyn_cast_or_null<FunctionDecl>(d);
+    if (!f) return RecursiveASTVisitor::TraverseDecl(d);
     if (!f->doesThisDeclarationHaveABody() || !ctx_.getSourceManager().isInMainFile(
                                                   ctx_.getSourceManager().getExpansionLoc(f->getBeginLoc())))
       return true;
+    const FunctionDecl* outer = function_;
+    bool outer_template = in_template_;
     function_ = f;
-    RecursiveASTVisitor::TraverseFunctionDecl(f);
-    function_ = nullptr;
+    in_template_ = f->isDependentContext();
+    RecursiveASTVisitor::TraverseDecl(d);
+    function_ = outer;
+    in_template_ = outer_template;
     return true;
   }
   bool TraverseStmt(Stmt* s) {
@@ -73,6 +82,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (!spec || spec->wait) return true;
     sites.push_back(CallSite{c, loops_.empty() ? nullptr : loops_.back(), function_,
                              std::vector<const Stmt*>(loops_.rbegin(), loops_.rend())});
+    if (in_template_) in_template.insert(c);
     return true;
   }
   bool VisitCompoundStmt(CompoundStmt* cs) {
@@ -91,8 +101,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<CallSite> sites;
   std::map<const FunctionDecl*, std::vector<CallSite>> calls_to;  // calls of functions with a body, by callee
   std::map<CcoPragma*, const Stmt*> attached;
+  std::set<const CallExpr*> in_template;  // sites in a template's code
 
  private:
+  bool in_template_ = false;
   ASTContext& ctx_;
   const std::vector<CcoPragma*>& pragmas_;
   std::vector<const Stmt*> loops_;
@@ -240,27 +252,42 @@ class SiteChecker {
       if (f->getInc()) merge(header, an_.effects(f->getInc(), line, false));
       for (const auto& [o, h] : header.reads) {
         if (is_private(o)) continue;
-        Obj x = an_.root(f_, o);
+        std::vector<Obj> xs = an_.roots(f_, o);
+        auto aliases = [&](const Obj& w) {
+          for (const Obj& y : an_.roots(f_, w))
+            if (std::find(xs.begin(), xs.end(), y) != xs.end()) return true;
+          return false;
+        };
         for (const auto& [w, a] : after.writes)
-          if (an_.root(f_, w) == x && !is_private(w))
+          if (aliases(w) && !is_private(w))
             r.push_back("After(i) writes '" + obj_name(w) + "' (line " + L0(a.line) +
                         ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
         for (const auto& [w, c] : comm.async_writes)
-          if (an_.root(f_, w) == x && !is_private(w))
+          if (aliases(w) && !is_private(w))
             r.push_back("Comm(i) writes '" + obj_name(w) + "' (line " + L0(c.line) +
                         ") which the loop header of iteration i+1 reads (line " + L0(h.line) + ")");
       }
       for (const auto& [name, line2] : header.unknown)
         r.push_back("unknown side effects of '" + name + "' (line " + L0(line2) + ") in the loop header");
     }
-    for (auto& [name, line] : unknown)
-      r.push_back("unknown side effects of '" + name + "' (line " + std::to_string(line) +
-                  "): give it a body or a '#pragma cco override'");
+    // Each function once, with the lines of the statements that call it.
+    std::vector<std::pair<std::string, std::vector<unsigned>>> by_name;
+    for (auto& [name, line] : unknown) {
+      auto it = std::find_if(by_name.begin(), by_name.end(), [&](const auto& x) { return x.first == name; });
+      if (it == by_name.end()) it = by_name.insert(by_name.end(), {name, {}});
+      if (std::find(it->second.begin(), it->second.end(), line) == it->second.end()) it->second.push_back(line);
+    }
+    for (auto& [name, lines] : by_name) {
+      std::string at = lines.size() == 1 ? "line " : "lines ";
+      for (size_t i = 0; i < lines.size(); ++i) at += (i ? ", " : "") + std::to_string(lines[i]);
+      r.push_back("unknown side effects of '" + name + "' (" + at + "): give it a body or a '#pragma cco override'");
+    }
     std::set<Obj> replicate;  // roots
     auto rooted = [&](const std::map<Obj, Access>& m) {
       std::map<Obj, Access> out;
       for (const auto& [o, a] : m)
-        if (!is_private(o)) out.emplace(an_.root(f_, o), a);
+        if (!is_private(o))
+          for (const Obj& x : an_.roots(f_, o)) out.emplace(x, a);
       return out;
     };
     auto B_r = rooted(before.reads), B_w = rooted(before.writes), A_r = rooted(after.reads), A_w = rooted(after.writes);
@@ -381,6 +408,18 @@ class SiteChecker {
       std::string name = c.var->getNameAsString();
       if (std::find(site.replicate.begin(), site.replicate.end(), name) == site.replicate.end())
         site.replicate.push_back(name);
+    }
+    // Each reason once (a dependence found through several statements or calls).
+    {
+      std::vector<std::string> unique;
+      size_t unique_dependences = 0;
+      for (size_t i = 0; i < r.size(); ++i)
+        if (std::find(unique.begin(), unique.end(), r[i]) == unique.end()) {
+          unique.push_back(r[i]);
+          if (i < dependences) ++unique_dependences;
+        }
+      r.swap(unique);
+      dependences = unique_dependences;
     }
     if (r.size() > dependences) {
       site.verdict = Verdict::Unsupported;  // safe, but a buffer cannot be replicated
@@ -581,17 +620,13 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     return false;
   };
   // A site in a function some loop calls: the call of that function is Comm(i)
-  // of the caller's loop (the first call in a loop of the main file).
-  std::set<const FunctionDecl*> via_done;
+  // of the caller's loop (the first call in a loop of the main file). Every
+  // site of the function is reported, each with that loop's verdict.
   std::function<bool(const CallSite&)> via_caller = [&](const CallSite& c) -> bool {
     const FunctionDecl* f = c.function;
     if (!f || !f->getBody()) return false;
     const FunctionDecl* def = nullptr;
     f->hasBody(def);
-    if (via_done.count(def)) {
-      grouped.insert(c.call);
-      return true;  // reported with the first site of this function
-    }
     Site s;
     s.line = sm.getExpansionLineNumber(c.call->getBeginLoc());
     s.col = sm.getExpansionColumnNumber(c.call->getBeginLoc());
@@ -606,7 +641,6 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       return false;
     };
     if (!up(def, 0)) return false;
-    via_done.insert(def);
     grouped.insert(c.call);
     return true;
   };
@@ -623,8 +657,18 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       s.loop = loop;
       return s;
     };
+    auto template_site = [&](const CallSite& c) {
+      if (!col.in_template.count(c.call)) return false;
+      Site s = site_of(c.call);
+      s.verdict = Verdict::Unsupported;
+      s.reasons.push_back("in the template '" + c.function->getQualifiedNameAsString() +
+                          "': tucana-cco analyzes only code that is not a template (its types are not known)");
+      lr.sites.push_back(s);
+      return true;
+    };
     if (!loop) {
       for (const CallSite& c : calls) {
+        if (template_site(c)) continue;
         if (grouped.count(c.call) || via_caller(c)) continue;
         Site s = site_of(c.call);
         std::string why = "not in a loop";
@@ -657,6 +701,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (body) stmts.assign(body->body_begin(), body->body_end());
     std::set<const CallExpr*> done;
     for (const CallSite& c : calls) {
+      if (template_site(c)) continue;
       if (done.count(c.call) || grouped.count(c.call)) continue;
       Site s = site_of(c.call);
       std::string why;

@@ -1,7 +1,10 @@
 // The communication calls tucana-cco pipelines, with the role of each
 // argument. Which calls block or are collective agrees with the translator's
 // table (MpiCalls.def); this adds what that table lacks: buffers and sizes.
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/translate/MpiCalls.h"
 
@@ -107,10 +110,19 @@ const CommSpec* find_comm(llvm::StringRef name) {
   static const llvm::StringMap<const CommSpec*> index = [] {
     llvm::StringMap<const CommSpec*> m;
     for (const CommSpec& c : table) {
-      // Only what the runtime's table knows as communication (a guard against typos here).
-      bool known = false;
-      translate::classify_mpi_call(c.name, &known);
-      if (known) m[c.name] = &c;
+      // Every name here, and every non-blocking counterpart, must be one of
+      // the translator's MpiCalls.def: a typo stops the tool (and so fails
+      // every test that runs it) instead of dropping the call silently.
+      llvm::SmallVector<llvm::StringRef, 3> names{c.name};
+      if (c.nonblocking) llvm::StringRef(c.nonblocking).split(names, '+');
+      for (llvm::StringRef n : names) {
+        bool known = false;
+        translate::classify_mpi_call(n, &known);
+        if (!known)
+          llvm::report_fatal_error(llvm::Twine("tucana-cco: the MPI call table (MpiComm.cpp) names '") + n +
+                                   "', which is not in the translator's MpiCalls.def");
+      }
+      m[c.name] = &c;
     }
     return m;
   }();

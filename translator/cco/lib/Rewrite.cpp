@@ -442,7 +442,7 @@ bool calls_collective(const Stmt* s, std::set<const FunctionDecl*>& seen) {
 // dependences of the analysis as the graph: each part is a chain; Before(i+1)
 // does not wait for Comm(i) or After(i), Comm(i) does not wait for After(i-1),
 // except where a buffer would need a replica (then it waits).
-std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const Site& site) {
+std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const Site& site, const std::string& file) {
   SourceManager& sm = ctx.getSourceManager();
   auto* loop = cast<ForStmt>(lr.loop);
   auto* body = cast<CompoundStmt>(loop->getBody());
@@ -502,7 +502,16 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     }
     std::string text = "#pragma tucana region(" + name(k) + ") depends(";
     for (size_t i = 0; i < deps.size(); ++i) text += (i ? ", " : "") + deps[i];
-    text += ")\n" + std::string(sm.getExpansionColumnNumber(stmts[k]->getBeginLoc()) - 1, ' ');
+    text += ")\n";
+    // A statement that shares its line with the one before (`a += y; b += 2 * y;`)
+    // starts a new line, after a #line directive that keeps its line number.
+    SourceLocation begin = stmts[k]->getBeginLoc();
+    llvm::StringRef buf = sm.getBufferData(sm.getFileID(begin));
+    unsigned off = sm.getFileOffset(begin), start = off;
+    while (start > 0 && buf[start - 1] != '\n') --start;
+    if (!llvm::StringRef(buf.data() + start, off - start).trim().empty())
+      text = "\n" + text + translate::line_directive(sm.getExpansionLineNumber(begin), file) + "\n";
+    text += std::string(sm.getExpansionColumnNumber(begin) - 1, ' ');
     rw.InsertTextBefore(stmts[k]->getBeginLoc(), text);
   }
   rw.InsertTextBefore(loop->getBeginLoc(), "#pragma tucana superblock\n" +
@@ -572,7 +581,7 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     }
     std::string refused = chosen->no_rewrite;
     if (refused.empty() && opts.mode == Options::Mode::RewriteTucana) {
-      refused = annotate(ctx, rw, *l, *chosen);
+      refused = annotate(ctx, rw, *l, *chosen, file);
     } else if (refused.empty()) {
       LoopRewriter lrw(ctx, rw, opts, progress, visited);
       refused = lrw.run(*l, *chosen);
@@ -596,8 +605,12 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   if (done > 0 && opts.mode == Options::Mode::RewriteMpi) {
     // The helpers before the first function of the file.
     SourceLocation first;
+    // (C++: or the first class, namespace or template, which may define member functions.)
+    auto cxx = [](const Decl* d) { return dyn_cast<CXXRecordDecl>(d); };
     for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-      if (isa<FunctionDecl>(d) && sm.isInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) {
+      if ((isa<FunctionDecl>(d) || isa<FunctionTemplateDecl>(d) || isa<NamespaceDecl>(d) || isa<ClassTemplateDecl>(d) ||
+           (cxx(d) && cxx(d)->isThisDeclarationADefinition())) &&
+          sm.isInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) {
         first = sm.getExpansionLoc(d->getSourceRange().getBegin());
         break;
       }

@@ -52,6 +52,10 @@ class Analyzer {
   Effects effects(const clang::Stmt* s, unsigned line, bool comm);
   // The representative of `o`'s alias class in function `f`.
   Obj root(const clang::FunctionDecl* f, const Obj& o);
+  // The representatives of every class `o` may alias in function `f`: its
+  // own, and when a global pointer of unknown target is in its class, those
+  // of every object that pointer may point to.
+  std::vector<Obj> roots(const clang::FunctionDecl* f, const Obj& o);
   // Every object of `o`'s alias class in function `f`.
   std::vector<Obj> members(const clang::FunctionDecl* f, const Obj& o);
 
