@@ -46,7 +46,7 @@ static void show(const char *form, const int *seen) {
 // CHECK-NEXT:   struct __tucana_taskloop_0_args *__tucana_a = (struct __tucana_taskloop_0_args *)__tucana_p;
 // CHECK-NEXT:   int *seen = __tucana_a->seen;
 // CHECK-NEXT:   for (long long __tucana_k = __tucana_lo; __tucana_k < __tucana_hi; ++__tucana_k) {
-// CHECK-NEXT:     int i = (int)(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step); (void)i;
+// CHECK-NEXT:     int i = (int)((unsigned long long)__tucana_a->__tucana_start + (unsigned long long)__tucana_k * (unsigned long long)__tucana_a->__tucana_step); (void)i;
 // CHECK-NEXT: #line [[#]] "[[FILE]]"
 // CHECK-NEXT:   {
 // CHECK-NEXT:     if (i == 5) continue;
@@ -56,9 +56,9 @@ static void show(const char *form, const int *seen) {
 // CHECK-NEXT: }
 // A long loop variable (the 10th loop below).
 // CHECK: struct __tucana_taskloop_9_args { long long __tucana_start, __tucana_step; int *seen; };
-// CHECK: long k = (long)(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step); (void)k;
+// CHECK: long k = (long)((unsigned long long)__tucana_a->__tucana_start + (unsigned long long)__tucana_k * (unsigned long long)__tucana_a->__tucana_step); (void)k;
 // The global in the clause is the subrank's copy, as in the body.
-// CHECK: unsigned int u = (unsigned int)(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step); (void)u;
+// CHECK: unsigned int u = (unsigned int)((unsigned long long)__tucana_a->__tucana_start + (unsigned long long)__tucana_k * (unsigned long long)__tucana_a->__tucana_step); (void)u;
 // CHECK-NEXT: #line [[#]] "[[FILE]]"
 // CHECK-NEXT: {{ *}}seen[u + N] += TUCANA_PRIV(chunks_wanted) - 1;
 // CHECK: #line [[#@LINE+1]] "[[FILE]]"

@@ -123,7 +123,21 @@ void Emitter::superblock(const Superblock& sb) {
   os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin(&" << k << "_desc);\n";
   os.flush();
   bool own_pragma = sb.pragma && !sb.olap_block;
-  if (own_pragma) {
+  // A loop pragma written before the superblock pragma (`#pragma GCC
+  // unroll 2` then `#pragma tucana superblock`) must stay right before its
+  // loop: the tables go before the loop pragma's line instead.
+  const AttributedStmt* loop_pragma_first = nullptr;
+  if (own_pragma)
+    for (const auto& parent : ctx_.getParents(*unwrap_attributes(sb.stmt)))
+      if (const auto* attributed = parent.get<AttributedStmt>();
+          attributed && offset(attributed->getBeginLoc()) < offset(sb.pragma->hash_loc))
+        loop_pragma_first = attributed;
+  if (loop_pragma_first) {
+    SourceLocation at = loop_pragma_first->getBeginLoc();
+    unsigned line_start = offset(at) - (column(at) - 1);
+    edits_.insert(line_start, -1, s + line_directive(line(at)) + "\n");
+    edits_.replace(offset(sb.pragma->hash_loc), pragma_length(*sb.pragma), "");
+  } else if (own_pragma) {
     // The pragma line becomes the tables; the next line keeps its number.
     // A `_Pragma(...)` with code after it on its line: that code goes on a
     // line of its own, at its column and with its line number.

@@ -26,6 +26,15 @@ namespace tucana::translate {
 
 namespace {
 
+// A declaration's name for a message: a lambda's closure type and other
+// unnamed or operator declarations have no plain identifier.
+std::string spelled_name(const clang::NamedDecl* d) {
+  if (const auto* r = llvm::dyn_cast<clang::CXXRecordDecl>(d); r && r->isLambda()) return "a lambda's closure type";
+  if (d->getIdentifier()) return d->getName().str();
+  std::string s = d->getNameAsString();
+  return s.empty() ? "an unnamed type" : s;
+}
+
 using namespace clang;
 
 // The declaration of a type declared inside a function that `t` names (the
@@ -37,7 +46,11 @@ const NamedDecl* local_decl_in_type(QualType t, int depth = 0) {
     if (td->getDecl()->getParentFunctionOrMethod()) return td->getDecl();
     return local_decl_in_type(td->desugar(), depth + 1);
   }
-  if (const auto* tag = dyn_cast<TagType>(ty)) return tag->getDecl()->getParentFunctionOrMethod() ? tag->getDecl() : nullptr;
+  if (const auto* tag = dyn_cast<TagType>(ty)) {
+    const auto* record = dyn_cast<CXXRecordDecl>(tag->getDecl());
+    bool lambda = record && record->isLambda();
+    return lambda || tag->getDecl()->getParentFunctionOrMethod() ? tag->getDecl() : nullptr;
+  }
   if (const auto* e = dyn_cast<ElaboratedType>(ty)) return local_decl_in_type(e->getNamedType(), depth + 1);
   if (const auto* p = dyn_cast<ParenType>(ty)) return local_decl_in_type(p->getInnerType(), depth + 1);
   if (const auto* p = dyn_cast<PointerType>(ty)) return local_decl_in_type(p->getPointeeType(), depth + 1);
@@ -50,6 +63,10 @@ const NamedDecl* local_decl_in_type(QualType t, int depth = 0) {
       if (const NamedDecl* d = local_decl_in_type(p, depth + 1)) return d;
   }
   if (const auto* d = dyn_cast<DecltypeType>(ty)) return local_decl_in_type(d->desugar(), depth + 1);
+  // `auto` and anything else sugared: the type it stands for. A lambda's
+  // closure type has no name anywhere.
+  QualType canonical = t.getCanonicalType();
+  if (canonical.getTypePtr() != ty) return local_decl_in_type(canonical, depth + 1);
   return nullptr;
 }
 
@@ -102,8 +119,11 @@ class CaptureFinder : public RecursiveASTVisitor<CaptureFinder> {
       if (reported_.insert(d).second) report(diags_, e->getLocation(), Diag::TaskCaptureBinding) << d->getName();
       return true;
     }
+    // A member of a local class (a lambda's call operator): its object is
+    // the captured variable, reported (or not) there.
+    if (isa<CXXMethodDecl>(d)) return true;
     if (d->getParentFunctionOrMethod() && !isa<ParmVarDecl>(d))  // enumerators, functions declared locally
-      if (reported_.insert(d).second) report(diags_, e->getLocation(), Diag::TaskLocalDecl) << d->getName();
+      if (reported_.insert(d).second) report(diags_, e->getLocation(), Diag::TaskLocalDecl) << spelled_name(d);
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr* e) {
@@ -128,7 +148,7 @@ class CaptureFinder : public RecursiveASTVisitor<CaptureFinder> {
   }
   bool local_type(const NamedDecl* d, SourceLocation use) {
     if (!d || !d->getParentFunctionOrMethod() || inside(d->getLocation())) return true;
-    if (reported_.insert(d).second) report(diags_, use, Diag::TaskLocalDecl) << d->getName();
+    if (reported_.insert(d).second) report(diags_, use, Diag::TaskLocalDecl) << spelled_name(d);
     return true;
   }
   SourceManager& sm_;
@@ -336,6 +356,8 @@ bool Analyzer::loop_header(const Annotation& a, const ForStmt* f, Task& t) {
   const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
   const Expr* end = nullptr;
   if (cond && (cond->isRelationalOp() || cond->getOpcode() == BO_NE)) {
+    QualType compared = cond->getLHS()->getType().getCanonicalType().getUnqualifiedType();
+    if (compared->isUnsignedIntegerType()) h.unsigned_compare = compared.getAsString(ctx_.getPrintingPolicy());
     std::string op = BinaryOperator::getOpcodeStr(cond->getOpcode()).str();
     if (var_of(cond->getLHS()) == h.var) {
       h.op = op, end = cond->getRHS();
@@ -544,7 +566,7 @@ bool Analyzer::task(const Annotation& a, const Stmt* s, Task& t) {
       continue;
     }
     if (const NamedDecl* d = local_decl_in_type(v->getType())) {
-      report(diags_, use, Diag::TaskCaptureLocalType) << v->getName() << d->getName();
+      report(diags_, use, Diag::TaskCaptureLocalType) << v->getName() << spelled_name(d);
       continue;
     }
     if (cxx && !c.shared && !type.isTriviallyCopyableType(ctx_)) {
@@ -714,7 +736,27 @@ bool Emitter::emit(const Task& t) {
     sp << "long long __tucana_start = (long long)(" << start << "), __tucana_end = (long long)(" << end
        << "), __tucana_step = " << (h.direction < 0 ? "-" : "") << "(long long)(" << step << "); ";
     std::string n;
-    if (h.op == "<")
+    if (!h.unsigned_compare.empty()) {
+      // In the compared type T, as the loop's own condition: START and END
+      // converted to T, the distance taken in T (it wraps as C's does).
+      const std::string T = "(" + h.unsigned_compare + ")";
+      std::string s0 = T + "__tucana_start", e0 = T + "__tucana_end";
+      std::string up = T + "__tucana_step", down = T + "(-__tucana_step)";
+      if (h.op == "<")
+        n = "__tucana_step > 0 && " + s0 + " < " + e0 + " ? (long long)((" + T + "(" + e0 + " - " + s0 + ") + " + up +
+            " - 1) / " + up + ") : 0";
+      else if (h.op == "<=")
+        n = "__tucana_step > 0 && " + s0 + " <= " + e0 + " ? (long long)(" + T + "(" + e0 + " - " + s0 + ") / " + up +
+            ") + 1 : 0";
+      else if (h.op == ">")
+        n = "__tucana_step < 0 && " + s0 + " > " + e0 + " ? (long long)((" + T + "(" + s0 + " - " + e0 + ") + " + down +
+            " - 1) / " + down + ") : 0";
+      else if (h.op == ">=")
+        n = "__tucana_step < 0 && " + s0 + " >= " + e0 + " ? (long long)(" + T + "(" + s0 + " - " + e0 + ") / " +
+            down + ") + 1 : 0";
+      else  // != with a step of one
+        n = "(long long)(__tucana_step > 0 ? " + T + "(" + e0 + " - " + s0 + ") : " + T + "(" + s0 + " - " + e0 + "))";
+    } else if (h.op == "<")
       n = "__tucana_step > 0 && __tucana_start < __tucana_end ? (__tucana_end - __tucana_start + __tucana_step - 1) / __tucana_step : 0";
     else if (h.op == "<=")
       n = "__tucana_step > 0 && __tucana_start <= __tucana_end ? (__tucana_end - __tucana_start) / __tucana_step + 1 : 0";
@@ -826,7 +868,8 @@ bool Emitter::emit(const Task& t) {
     QualType it = ctx_.getUnqualifiedArrayType(h.var->getType(), quals);
     os << "  for (long long __tucana_k = __tucana_lo; __tucana_k < __tucana_hi; ++__tucana_k) {\n";
     os << "    " << declare(it, h.var->getName().str()) << " = (" << declare(it, "")
-       << ")(__tucana_a->__tucana_start + __tucana_k * __tucana_a->__tucana_step); (void)" << h.var->getName()
+       << ")((unsigned long long)__tucana_a->__tucana_start + (unsigned long long)__tucana_k * "
+          "(unsigned long long)__tucana_a->__tucana_step); (void)" << h.var->getName()
        << ";\n";
   }
   os << line_directive(mb) << "\n" << indent_to(mb) << body << "\n";

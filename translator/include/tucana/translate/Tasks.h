@@ -46,6 +46,11 @@ struct TaskloopHeader {
   unsigned start_begin = 0, start_end = 0, end_begin = 0, end_end = 0;
   unsigned step_begin = 0, step_end = 0;  // S of i += S (empty for ++ and --)
   int direction = 1;         // +1: i grows (++, +=, = i + S); -1: it shrinks
+  // The type the condition compares in (C's usual arithmetic conversions)
+  // when it is unsigned, as written in C ("unsigned int", ...): the trip
+  // count is then computed in it (wrap-around, and a negative start
+  // converted as C converts it); empty for a signed comparison.
+  std::string unsigned_compare;
   const clang::Stmt* body = nullptr;
 };
 
