@@ -4,10 +4,10 @@
 #   mpirun -np 4 --oversubscribe        (reference)
 #   tucana-run -np 1 --vf 4 / -np 2 --vf 2
 # and compares sorted outputs. Prints one line: PASS name / FAIL name: cause.
-# Env: TUCANA_BIN (default /work/tucana-snap/bin), KEEP=1 keeps the work dir,
+# Env: TUCANA_BIN (default: build/bin of this checkout), KEEP=1 keeps the work dir,
 #      EXTRA=1 also runs -np 1 --vf 2 --workers 2 --tasks 3 and -np 2 --vf 1 --workers 2 --tasks 2.
 set -u
-TUCANA_BIN=${TUCANA_BIN:-/work/tucana-snap/bin}
+TUCANA_BIN=${TUCANA_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/bin}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 srcs=()
 for a in "$@"; do
