@@ -26,7 +26,7 @@ int f(int n) {
   int vla[n];
   int total = 0;
 #pragma tucana task
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:3: error: 'vla' is a variable-length array and cannot be captured by a task; use a pointer to its first element
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:3: error: 'vla' has a variable-length array type (or points to one) and cannot be captured by a task; pass a plain pointer to its first element
   vla[0] = 1;
 #pragma tucana task
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:3: error: 'box' has type 'local_t', declared inside the function, which the task's outlined function cannot name; declare the type at file scope

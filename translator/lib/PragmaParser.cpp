@@ -85,8 +85,9 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   }
   // Where the annotation is in the file: a `#pragma` line from its '#' to
   // its newline; `_Pragma("...")` from `_Pragma` to its ')', or the whole
-  // call of a macro that expands to the _Pragma alone. `eod`: the token
-  // that ends the pragma's text.
+  // call of a macro that expands to the _Pragma alone; for a macro that
+  // expands to more, the empty text at the start of its call. `eod`: the
+  // token that ends the pragma's text.
   void set_extent(clang::Preprocessor& pp, const Token& eod, Annotation& a);
 
   clang::PragmaIntroducerKind introducer_ = clang::PIK_HashPragma;
@@ -169,11 +170,9 @@ void AnnotationPragmaHandler::set_extent(clang::Preprocessor& pp, const Token& e
     clang::SourceLocation macro_begin, macro_end;
     if (!clang::Lexer::isAtStartOfMacroExpansion(begin, sm, lo, &macro_begin) ||
         !clang::Lexer::isAtEndOfMacroExpansion(end, sm, lo, &macro_end)) {
-      // Erasing the macro's call would erase the rest of its expansion.
-      if (!a.broken)
-        report(pp.getDiagnostics(), sm.getExpansionLoc(begin), Diag::PragmaOperatorInLargerMacro)
-            << a.spelling << a.keyword();
-      a.broken = true;
+      // The macro expands to more than the _Pragma: its call stays (the
+      // compiler ignores the tucana pragma in it, as a plain build does),
+      // and the annotation's replacement goes right before the call.
       a.hash_loc = sm.getExpansionLoc(begin);
       a.end_loc = a.hash_loc;
       return;
