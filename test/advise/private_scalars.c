@@ -3,9 +3,11 @@
 // After(i) each define before they read it (`i = 0;`, `for (i = 0; ...)`),
 // and that is dead after the loop carries nothing across the parts: the loop
 // counters 'i' and 'j' and the partial sum 's' below, assigned on both sides
-// of the MPI_Allreduce, do not stop the pipelining. A scalar read after the
-// loop, read before it is defined in a part, or whose address is taken,
-// still does.
+// of the MPI_Allreduce, do not stop the pipelining (nor a scalar dead after
+// a loop in an if-branch). A scalar read after the loop (also after the if
+// around it), read before it is defined in a part, defined only under an
+// if, in a loop nested in another loop, or whose address is taken, still
+// does.
 //
 // RUN: %tucana-cco check %s -- | FileCheck %s -DFILE=%s --implicit-check-not=note: --implicit-check-not=warning:
 // RUN: %tucana-cco rewrite --mpi %s -o %t.c -- | FileCheck %s -DFILE=%s --check-prefix=NOTE
@@ -31,7 +33,7 @@ double counters(int niter) {
   i = 0;
   return sum + i;
 }
-// NOTE: [[FILE]]:23:3: note: loop over 'it': pipelined MPI_Allreduce at line 26 (replicates 'a', 'b')
+// NOTE: [[FILE]]:25:3: note: loop over 'it': pipelined MPI_Allreduce at line 28 (replicates 'a', 'b')
 
 double live_after(int niter) {
   int i;
@@ -82,3 +84,63 @@ double in_comm(int niter) {
   }
   return sum;
 }
+
+double conditional_definition(int niter, int c) {
+  int i = 0;
+  double sum = 0;
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+4]] is not safe to pipeline: After(i) writes 'i' (line [[@LINE+5]]) which Before(i+1) reads (line [[@LINE+3]])
+  for (int it = 0; it < niter; ++it) {
+    if (c) i = 0;  // not a definition on every path
+    a[i] = it;
+    MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (i = 0; i < N; i++) sum += b[i];
+  }
+  return sum;
+}
+
+double nested_in_a_loop(int niter) {
+  int i;
+  double sum = 0;
+  for (int o = 0; o < 2; ++o) {
+    sum += o;
+    // CHECK: [[FILE]]:[[@LINE+1]]:5: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i) writes 'i' (line [[@LINE+4]]) which Before(i+1) reads (line [[@LINE+2]])
+    for (int it = 0; it < niter; ++it) {
+      for (i = 0; i < N; i++) a[i] = it;
+      MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      for (i = 0; i < N; i++) sum += b[i];
+    }
+  }
+  return sum;
+}
+
+double live_after_the_if(int niter) {
+  int i = 0;
+  double sum = 0;
+  if (niter) {
+    // CHECK: [[FILE]]:[[@LINE+1]]:5: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i) writes 'i' (line [[@LINE+4]]) which Before(i+1) reads (line [[@LINE+2]])
+    for (int it = 0; it < niter; ++it) {
+      for (i = 0; i < N; i++) a[i] = it;
+      MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      for (i = 0; i < N; i++) sum += b[i];
+    }
+  }
+  return sum + i;
+}
+
+double dead_in_the_other_branch(int niter) {
+  int i;
+  double sum = 0;
+  if (niter) {
+    // CHECK: [[FILE]]:[[@LINE+1]]:5: note: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is safe to pipeline (replicates 'a', 'b')
+    for (int it = 0; it < niter; ++it) {
+      for (i = 0; i < N; i++) a[i] = it;
+      MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      for (i = 0; i < N; i++) sum += b[i];
+    }
+  } else {
+    i = 1;
+    sum = i;
+  }
+  return sum;
+}
+// NOTE: [[FILE]]:135:5: note: loop over 'it': pipelined MPI_Allreduce at line 137 (replicates 'a', 'b')
