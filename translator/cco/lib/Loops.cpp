@@ -208,6 +208,113 @@ bool nested_group(const std::vector<const Stmt*>& stmts, const CallExpr* c, cons
   return seen_wait;
 }
 
+// Scalar privatization. A local arithmetic variable of the loop's function
+// whose address never escapes, that the loop header and Comm(i) do not
+// mention, whose first mention in Before(i) and in After(i) is a definition
+// in that same part (`v = e;` or `for (v = e; ...)` with `e` free of `v`),
+// and that is dead after the loop, carries nothing from one part or
+// iteration to another: the pipelined order of the parts cannot change what
+// it holds where it is read.
+bool mentions(const Stmt* s, const VarDecl* v) {
+  if (!s) return false;
+  if (auto* r = dyn_cast<DeclRefExpr>(s); r && r->getDecl() == v) return true;
+  if (auto* d = dyn_cast<DeclStmt>(s))
+    for (const Decl* x : d->decls())
+      if (auto* w = dyn_cast<VarDecl>(x); w && w->getInit() && mentions(w->getInit(), v)) return true;
+  for (const Stmt* c : s->children())
+    if (mentions(c, v)) return true;
+  return false;
+}
+enum class FirstRef { None, Kill, Use };
+// What the first mention of `v` in `s` (in execution order) is; Use when unsure.
+FirstRef first_ref(const Stmt* s, const VarDecl* v) {
+  if (!s || !mentions(s, v)) return FirstRef::None;
+  if (auto* f = dyn_cast<ForStmt>(s)) {
+    FirstRef r = first_ref(f->getInit(), v);
+    return r == FirstRef::None ? FirstRef::Use : r;
+  }
+  if (auto* cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* c : cs->body())
+      if (FirstRef r = first_ref(c, v); r != FirstRef::None) return r;
+    return FirstRef::None;
+  }
+  if (auto* e = dyn_cast<Expr>(s)) {
+    const Expr* x = e->IgnoreParens();
+    if (auto* b = dyn_cast<BinaryOperator>(x)) {
+      if (b->getOpcode() == BO_Comma) {
+        FirstRef r = first_ref(b->getLHS(), v);
+        return r != FirstRef::None ? r : first_ref(b->getRHS(), v);
+      }
+      if (b->getOpcode() == BO_Assign)
+        if (auto* l = dyn_cast<DeclRefExpr>(b->getLHS()); l && l->getDecl() == v)
+          return mentions(b->getRHS(), v) ? FirstRef::Use : FirstRef::Kill;
+    }
+  }
+  return FirstRef::Use;
+}
+// Whether every mention of `v` in `s` is a read of its value, the left side
+// of an assignment, or the operand of ++/--: its address never escapes.
+bool plain_uses(const Stmt* s, const Stmt* parent, const VarDecl* v) {
+  if (!s) return true;
+  if (isa<LambdaExpr>(s) || isa<BlockExpr>(s)) return !mentions(s, v);
+  if (auto* r = dyn_cast<DeclRefExpr>(s); r && r->getDecl() == v) {
+    if (auto* c = dyn_cast_or_null<ImplicitCastExpr>(parent)) return c->getCastKind() == CK_LValueToRValue;
+    if (auto* b = dyn_cast_or_null<BinaryOperator>(parent)) return b->isAssignmentOp() && b->getLHS() == s;
+    if (auto* u = dyn_cast_or_null<UnaryOperator>(parent)) return u->isIncrementDecrementOp();
+    return false;
+  }
+  if (auto* d = dyn_cast<DeclStmt>(s))
+    for (const Decl* x : d->decls())
+      if (auto* w = dyn_cast<VarDecl>(x); w && w->getInit() && !plain_uses(w->getInit(), nullptr, v)) return false;
+  for (const Stmt* c : s->children())
+    if (!plain_uses(c, s, v)) return false;
+  return true;
+}
+bool has_goto(const Stmt* s) {
+  if (!s) return false;
+  if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) return true;
+  for (const Stmt* c : s->children())
+    if (has_goto(c)) return true;
+  return false;
+}
+// The statements from `s` down to `target` (both included), or false.
+bool path_to(const Stmt* s, const Stmt* target, std::vector<const Stmt*>& path) {
+  if (!s) return false;
+  path.push_back(s);
+  if (s == target) return true;
+  for (const Stmt* c : s->children())
+    if (path_to(c, target, path)) return true;
+  path.pop_back();
+  return false;
+}
+// Whether `v` is dead when `loop` ends: the next mention of `v` in the
+// function (leaving only blocks, if-branches and labels; no enclosing loop,
+// no goto in the function) is a definition, or there is none.
+bool dead_after(const FunctionDecl* f, const Stmt* loop, const VarDecl* v) {
+  std::vector<const Stmt*> path;
+  if (has_goto(f->getBody()) || !path_to(f->getBody(), loop, path)) return false;
+  for (size_t k = path.size() - 1; k > 0; --k) {
+    const Stmt* parent = path[k - 1];
+    const Stmt* child = path[k];
+    if (auto* cs = dyn_cast<CompoundStmt>(parent)) {
+      bool after = false;
+      for (const Stmt* x : cs->body()) {
+        if (after) {
+          FirstRef r = first_ref(x, v);
+          if (r == FirstRef::Kill) return true;
+          if (r == FirstRef::Use) return false;
+        }
+        if (x == child) after = true;
+      }
+    } else if (auto* i = dyn_cast<IfStmt>(parent)) {
+      if (child != i->getThen() && child != i->getElse()) return false;
+    } else if (!isa<LabelStmt>(parent)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 class SiteChecker {
  public:
   SiteChecker(ASTContext& ctx, Analyzer& an, const FunctionDecl* f, const Stmt* loop, const VarDecl* var)
@@ -229,6 +336,7 @@ class SiteChecker {
     }
     std::vector<std::string>& r = site.reasons;
     find_jumps(body, false, false, sm, r);
+    find_privates(stmts, site);
     auto L0 = [](unsigned l) { return std::to_string(l); };
     // The loop variable must be the loop header's alone.
     for (const Effects* part : {&before, &comm, &after})
@@ -482,7 +590,40 @@ class SiteChecker {
     return !sm.isBeforeInTranslationUnit(l, sm.getExpansionLoc(body.getBegin())) &&
            !sm.isBeforeInTranslationUnit(sm.getExpansionLoc(body.getEnd()), l);
   }
+  // The scalars privatized for this partition (see dead_after above).
+  void find_privates(const std::vector<const Stmt*>& stmts, const Site& site) {
+    privates_.clear();
+    std::set<const VarDecl*> candidates;
+    std::function<void(const Stmt*)> collect = [&](const Stmt* s) {
+      if (!s) return;
+      if (auto* r = dyn_cast<DeclRefExpr>(s))
+        if (auto* v = dyn_cast<VarDecl>(r->getDecl())) candidates.insert(v);
+      for (const Stmt* c : s->children()) collect(c);
+    };
+    for (const Stmt* s : stmts) collect(s);
+    for (const VarDecl* v : candidates) {
+      QualType t = v->getType();
+      if (v == var_ || body_local(v) || !v->hasLocalStorage() || v->isStaticLocal() ||
+          v->getParentFunctionOrMethod() != f_ || t.isVolatileQualified() || t->isReferenceType() ||
+          !(t->isIntegralOrEnumerationType() || t->isRealFloatingType()))
+        continue;
+      bool ok = plain_uses(f_->getBody(), nullptr, v);
+      for (const Stmt* c : loop_->children())
+        if (c != loop_body(loop_) && mentions(c, v)) ok = false;
+      for (unsigned k = site.first; ok && k <= site.last && k < stmts.size(); ++k)
+        if (mentions(stmts[k], v)) ok = false;
+      for (auto [from, to] : {std::pair<unsigned, unsigned>{0, site.first},
+                              std::pair<unsigned, unsigned>{site.last + 1, static_cast<unsigned>(stmts.size())}})
+        for (unsigned k = from; ok && k < to; ++k)
+          if (FirstRef fr = first_ref(stmts[k], v); fr != FirstRef::None) {
+            if (fr == FirstRef::Use) ok = false;
+            break;
+          }
+      if (ok && dead_after(f_, loop_, v)) privates_.insert(v);
+    }
+  }
   bool is_private(const Obj& o) {
+    if (o.level == 0 && privates_.count(dyn_cast_or_null<VarDecl>(o.d))) return true;
     if (o.level == 0) return body_local(o.d);
     for (const Obj& m : an_.members(f_, o))
       if (!body_local(m.d)) return false;
@@ -494,6 +635,7 @@ class SiteChecker {
   const FunctionDecl* f_;
   const Stmt* loop_;
   const VarDecl* var_;
+  std::set<const VarDecl*> privates_;
 };
 
 }  // namespace
