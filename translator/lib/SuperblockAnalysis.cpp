@@ -91,6 +91,23 @@ bool is_local_array(const Expr* base) {
   return v && !v->hasGlobalStorage() && v->getType()->isArrayType();
 }
 
+// A node that reads or writes memory other than a named variable: through
+// a pointer (`*p`, `p[i]` unless p is a local array, `p->x`, `this`), new
+// and delete, inline assembly. (Whether it is in an address context is the
+// caller's business.)
+bool accesses_through_pointer(const Stmt* s) {
+  if (const auto* u = dyn_cast<UnaryOperator>(s)) return u->getOpcode() == UO_Deref;
+  if (const auto* e = dyn_cast<ArraySubscriptExpr>(s)) return !is_local_array(e->getBase());
+  if (const auto* m = dyn_cast<MemberExpr>(s)) return m->isArrow();
+  return isa<CXXThisExpr>(s) || isa<CXXNewExpr>(s) || isa<CXXDeleteExpr>(s) || isa<GCCAsmStmt>(s);
+}
+
+// A variable of static storage that may be written (not const, or volatile).
+bool is_writable_static(const VarDecl* v) {
+  bool constant = v->getType().isConstQualified() && !v->getType().isVolatileQualified();
+  return v->hasGlobalStorage() && !constant;
+}
+
 // A function that only computes on its arguments' values: no memory
 // through pointers (libm writes errno, which no buffer is).
 bool is_value_function(const FunctionDecl* fn) {
@@ -127,30 +144,15 @@ class MemoryEffects {
   class Body : public RecursiveASTVisitor<Body> {
    public:
     explicit Body(std::vector<const FunctionDecl*>& callees) : callees_(callees) {}
+    bool VisitStmt(Stmt* s) {
+      if (accesses_through_pointer(s)) found = true;
+      return true;
+    }
     bool VisitDeclRefExpr(DeclRefExpr* e) {
-      if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) {
-        if (v->getType()->isReferenceType()) found = true;
-        bool constant = v->getType().isConstQualified() && !v->getType().isVolatileQualified();
-        if (v->hasGlobalStorage() && !constant) found = true;
-      }
+      if (const auto* v = dyn_cast<VarDecl>(e->getDecl()))
+        if (v->getType()->isReferenceType() || is_writable_static(v)) found = true;
       return true;
     }
-    bool VisitUnaryOperator(UnaryOperator* u) {
-      if (u->getOpcode() == UO_Deref) found = true;
-      return true;
-    }
-    bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
-      if (!is_local_array(e->getBase())) found = true;
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr* e) {
-      if (e->isArrow()) found = true;
-      return true;
-    }
-    bool VisitCXXThisExpr(CXXThisExpr*) { return found = true, true; }
-    bool VisitCXXNewExpr(CXXNewExpr*) { return found = true, true; }
-    bool VisitCXXDeleteExpr(CXXDeleteExpr*) { return found = true, true; }
-    bool VisitGCCAsmStmt(GCCAsmStmt*) { return found = true, true; }
     bool VisitCXXConstructExpr(CXXConstructExpr* e) {
       if (!e->getConstructor()->isTrivial()) callees_.push_back(e->getConstructor());
       return true;
@@ -240,28 +242,13 @@ class LaterAccessFinder : public RecursiveASTVisitor<LaterAccessFinder> {
     const auto* v = dyn_cast<VarDecl>(e->getDecl());
     if (!v || !in_range(e)) return true;
     if (buffer_.vars.count(v) || v->getType()->isReferenceType()) found = true;
-    if (buffer_.through_pointer) {
-      bool constant = v->getType().isConstQualified() && !v->getType().isVolatileQualified();
-      if ((v->hasGlobalStorage() && !constant) || buffer_.address_taken.count(v)) found = true;
-    }
+    if (buffer_.through_pointer && (is_writable_static(v) || buffer_.address_taken.count(v))) found = true;
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator* u) {
-    if (u->getOpcode() == UO_Deref && in_range(u)) found = true;
+  bool VisitStmt(Stmt* s) {
+    if (accesses_through_pointer(s) && in_range(s)) found = true;
     return true;
   }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
-    if (!is_local_array(e->getBase()) && in_range(e)) found = true;
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr* e) {
-    if (e->isArrow() && in_range(e)) found = true;
-    return true;
-  }
-  bool VisitCXXThisExpr(CXXThisExpr* e) { return found = found || in_range(e), true; }
-  bool VisitCXXNewExpr(CXXNewExpr* e) { return found = found || in_range(e), true; }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return found = found || in_range(e), true; }
-  bool VisitGCCAsmStmt(GCCAsmStmt* s) { return found = found || in_range(s), true; }
   bool VisitCXXConstructExpr(CXXConstructExpr* e) {
     if (in_range(e) && !e->getConstructor()->isTrivial() && effects_.touches_memory(e->getConstructor())) found = true;
     return true;
