@@ -318,9 +318,7 @@ bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& 
         if (b.square && b.colon != std::string::npos) {
           // The section's storage starts at its first element: a
           // dependence is keyed by that address (docs/tasks.md).
-          std::string lower = d.expr.substr(b.start, b.colon - b.start);
-          std::string length = d.expr.substr(b.colon);
-          if (llvm::StringRef(length).trim().empty() && llvm::StringRef(lower).trim().empty()) lower = "0";
+          std::string lower = d.expr.substr(b.start, b.colon - b.start);  // the length is dropped
           d.expr = d.expr.substr(0, b.start) + (llvm::StringRef(lower).trim().empty() ? "0" : lower);
         }
       }
