@@ -75,7 +75,7 @@ double address_taken(int niter) {
 double in_comm(int niter) {
   int n;
   double sum = 0;
-  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i-1) writes 'n' (line [[@LINE+4]]) which Comm(i) reads (line [[@LINE+3]]); Before(i+1) and After(i) both write 'n' (lines [[@LINE+2]] and [[@LINE+4]])
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Allreduce at line [[@LINE+3]] is not safe to pipeline: After(i-1) writes 'n' (line [[@LINE+4]]) which Comm(i) reads (line [[@LINE+3]]){{$}}
   for (int it = 0; it < niter; ++it) {
     n = N;
     MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

@@ -49,8 +49,9 @@ void run(int niter, int *scount, int *sdispl, int *rcount, int *rdispl) {
 }
 
 void swapped(int niter, int n, int *scount, int *sdispl, int *rcount, int *rdispl) {
-  // The loop reassigns the pointers: what they point to is not carried.
-  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Alltoallv at line [[@LINE+5]] is not safe to pipeline: Before(i+1) writes 'pointer rdispl' (line [[@LINE+3]]) which After(i) reads (line [[@LINE+6]])
+  // The loop reassigns the pointers: their values are carried (a copy per
+  // iteration parity), what they point to is not.
+  // CHECK: [[FILE]]:[[@LINE+1]]:3: warning: loop over 'it': MPI_Alltoallv at line [[@LINE+5]] is not safe to pipeline: Before(i+1) writes 'rdispl' (line [[@LINE+4]]) which After(i) reads (line [[@LINE+6]])
   for (int it = 0; it < niter; ++it) {
     int *rc = rcount, *t = rcount;
     rcount = rdispl, rdispl = t;

@@ -25,6 +25,11 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+unsigned presumed_line(const clang::SourceManager& sm, clang::SourceLocation loc) {
+  clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  return p.isValid() ? p.getLine() : sm.getExpansionLineNumber(loc);
+}
+
 namespace {
 
 using namespace clang;

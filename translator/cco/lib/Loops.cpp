@@ -26,14 +26,6 @@ bool is_loop(const Stmt* s) {
   return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
 }
 
-const Stmt* loop_body(const Stmt* s) {
-  if (auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
-  if (auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
-  if (auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
-  if (auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
-  return nullptr;
-}
-
 struct CallSite {
   const CallExpr* call;
   const Stmt* loop;  // innermost, or null
@@ -92,7 +84,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     for (Stmt* child : cs->body()) {
       unsigned begin = sm.getFileOffset(sm.getExpansionLoc(child->getBeginLoc()));
       for (CcoPragma* p : pragmas_)
-        if (p->offset > prev && p->offset < begin && !attached.count(p)) attached[p] = child;
+        if (p->offset > prev && p->offset < begin && !attached.count(p)) attached[p] = child, attached_in[p] = function_;
       prev = sm.getFileOffset(sm.getExpansionLoc(child->getEndLoc()));
     }
     return true;
@@ -101,6 +93,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<CallSite> sites;
   std::map<const FunctionDecl*, std::vector<CallSite>> calls_to;  // calls of functions with a body, by callee
   std::map<CcoPragma*, const Stmt*> attached;
+  std::map<CcoPragma*, const FunctionDecl*> attached_in;  // the function of the statement
   std::set<const CallExpr*> in_template;  // sites in a template's code
 
  private:
@@ -115,7 +108,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 // switch for break), return, goto.
 void find_jumps(const Stmt* s, bool in_loop, bool in_switch, SourceManager& sm, std::vector<std::string>& out) {
   if (!s || isa<LambdaExpr>(s)) return;  // a lambda's return leaves the lambda only
-  auto line = [&](const Stmt* x) { return std::to_string(sm.getExpansionLineNumber(x->getBeginLoc())); };
+  auto line = [&](const Stmt* x) { return std::to_string(presumed_line(sm, x->getBeginLoc())); };
   if (isa<BreakStmt>(s) && !in_loop && !in_switch) out.push_back("'break' at line " + line(s) + " leaves the loop");
   if (isa<ContinueStmt>(s) && !in_loop) out.push_back("'continue' at line " + line(s) + " skips the rest of the body");
   if (isa<ReturnStmt>(s)) out.push_back("'return' at line " + line(s) + " leaves the loop");
@@ -315,10 +308,95 @@ bool dead_after(const FunctionDecl* f, const Stmt* loop, const VarDecl* v) {
   return true;
 }
 
+// The variable named `name` that code at `loop` in `f` sees: a local of an
+// enclosing scope declared before it, a parameter, or a global.
+const VarDecl* visible_at(ASTContext& ctx, const FunctionDecl* f, const Stmt* loop, const std::string& name) {
+  std::vector<std::vector<const VarDecl*>> scopes(1);
+  for (const ParmVarDecl* p : f->parameters()) scopes[0].push_back(p);
+  const VarDecl* found = nullptr;
+  bool reached = false;
+  std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+    if (!s || reached) return;
+    if (s == loop) {
+      reached = true;
+      for (auto it = scopes.rbegin(); it != scopes.rend() && !found; ++it)
+        for (auto v = it->rbegin(); v != it->rend() && !found; ++v)
+          if ((*v)->getName() == name) found = *v;
+      return;
+    }
+    bool scope = isa<CompoundStmt>(s) || isa<ForStmt>(s) || isa<IfStmt>(s) || isa<WhileStmt>(s) ||
+                 isa<SwitchStmt>(s) || isa<CXXForRangeStmt>(s);
+    if (scope) scopes.emplace_back();
+    if (auto* ds = dyn_cast<DeclStmt>(s))
+      for (const Decl* d : ds->decls())
+        if (auto* v = dyn_cast<VarDecl>(d)) scopes.back().push_back(v);
+    for (const Stmt* c : s->children()) walk(c);
+    if (scope) scopes.pop_back();
+  };
+  walk(f->getBody());
+  if (found) return found;
+  for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+    if (auto* v = dyn_cast<VarDecl>(d); v && v->getName() == name) found = v;
+  return found;
+}
+
+// The source text of `e` as written (a macro's use, not its expansion).
+std::string source_text(ASTContext& ctx, const Expr* e) {
+  SourceManager& sm = ctx.getSourceManager();
+  CharSourceRange r = sm.getExpansionRange(e->getSourceRange());
+  return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+}
+
+// Whether every mention of `v` in `s` is the left side of a plain assignment.
+bool only_assigned(const Stmt* s, const VarDecl* v) {
+  if (!s) return true;
+  if (auto* b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign)
+    if (auto* l = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParens()); l && l->getDecl() == v)
+      return only_assigned(b->getRHS(), v);
+  if (auto* r = dyn_cast<DeclRefExpr>(s); r && r->getDecl() == v) return false;
+  for (const Stmt* c : s->children())
+    if (!only_assigned(c, v)) return false;
+  return true;
+}
+
+// The trip count of `for (v = a; v < b | v <= b; ++v | v++)` as an
+// expression evaluated before the loop, when `a` and `b` have no side
+// effects and nothing in `written` is read by `b`; "" otherwise.
+std::string trip_count(ASTContext& ctx, const Stmt* loop, const VarDecl* v, const std::set<const Decl*>& written) {
+  auto* f = dyn_cast<ForStmt>(loop);
+  if (!f || !f->getInit() || !f->getCond() || !f->getInc()) return "";
+  const Expr* a = nullptr;
+  if (auto* ds = dyn_cast<DeclStmt>(f->getInit()); ds && ds->isSingleDecl() && ds->getSingleDecl() == v)
+    a = v->getInit();
+  else if (auto* b = dyn_cast<BinaryOperator>(f->getInit()); b && b->getOpcode() == BO_Assign)
+    if (auto* l = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParens()); l && l->getDecl() == v) a = b->getRHS();
+  auto* inc = dyn_cast<UnaryOperator>(f->getInc()->IgnoreParens());
+  auto* incv = inc ? dyn_cast<DeclRefExpr>(inc->getSubExpr()->IgnoreParens()) : nullptr;
+  auto* cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
+  auto* cv = cond ? dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) : nullptr;
+  if (!a || !inc || !inc->isIncrementOp() || !incv || incv->getDecl() != v || !cv || cv->getDecl() != v ||
+      (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE))
+    return "";
+  const Expr* b = cond->getRHS();
+  if (a->HasSideEffects(ctx) || b->HasSideEffects(ctx) || !v->getType()->isIntegerType()) return "";
+  bool reads_written = false;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s) return;
+    if (auto* r = dyn_cast<DeclRefExpr>(s); r && written.count(r->getDecl())) reads_written = true;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(b);
+  if (reads_written) return "";
+  std::string at = "(long)(" + source_text(ctx, a) + ")", bt = "(long)(" + source_text(ctx, b) + ")";
+  return cond->getOpcode() == BO_LE ? "(" + bt + " >= " + at + " ? " + bt + " - " + at + " + 1 : 0)"
+                                    : "(" + bt + " > " + at + " ? " + bt + " - " + at + " : 0)";
+}
+
 class SiteChecker {
  public:
-  SiteChecker(ASTContext& ctx, Analyzer& an, const FunctionDecl* f, const Stmt* loop, const VarDecl* var)
-      : ctx_(ctx), an_(an), f_(f), loop_(loop), var_(var) {}
+  SiteChecker(ASTContext& ctx, Analyzer& an, const FunctionDecl* f, const Stmt* loop, const VarDecl* var,
+              const std::vector<Carried>& privates = {})
+      : ctx_(ctx), an_(an), f_(f), loop_(loop), var_(var), private_items_(privates) {}
 
   // `stmts`: the loop body's statements (top-level ones, or with blocks
   // flattened for a Comm of nested statements); Comm is [site.first, site.last].
@@ -327,7 +405,7 @@ class SiteChecker {
     Effects before, comm, after;
     std::vector<std::pair<std::string, unsigned>> unknown;
     for (unsigned k = 0; k < stmts.size(); ++k) {
-      unsigned line = sm.getExpansionLineNumber(stmts[k]->getBeginLoc());
+      unsigned line = presumed_line(sm, stmts[k]->getBeginLoc());
       bool in_comm = k >= site.first && k <= site.last;
       Effects e = an_.effects(stmts[k], line, in_comm);
       Effects& part = in_comm ? comm : (k < site.first ? before : after);
@@ -354,7 +432,7 @@ class SiteChecker {
     // The condition and the increment of iteration i+1 run before After(i)
     // and while Comm(i) is in flight.
     if (auto* f = dyn_cast<ForStmt>(loop_)) {
-      unsigned line = sm.getExpansionLineNumber(loop_->getBeginLoc());
+      unsigned line = presumed_line(sm, loop_->getBeginLoc());
       Effects header;
       if (f->getCond()) merge(header, an_.effects(f->getCond(), line, false));
       if (f->getInc()) merge(header, an_.effects(f->getInc(), line, false));
@@ -404,8 +482,66 @@ class SiteChecker {
     auto S = rooted(comm.send_bufs), R = rooted(comm.recv_bufs), K = rooted(comm.count_arrays);
     auto L = [](unsigned l) { return std::to_string(l); };
     auto N = [](const Access& a) { return "'" + obj_name(a.obj) + "'"; };
+    // The private(...) items of the loop, by the objects they name: no value
+    // flows through them from one iteration to the next (the user says so),
+    // so Before(i+1) and After(i) may both use them, each with its own copy.
+    std::map<Obj, const Carried*> priv;
+    std::set<const Decl*> written;  // variables the loop body writes
+    for (const Effects* part : {&before, &comm, &after})
+      for (const auto& [o, a] : part->writes)
+        if (o.level == 0) written.insert(o.d);
+    std::vector<const Stmt*> before_stmts(stmts.begin(), stmts.begin() + site.first),
+        after_stmts(stmts.begin() + std::min<size_t>(site.last + 1, stmts.size()), stmts.end()),
+        comm_stmts(stmts.begin() + site.first, stmts.begin() + std::min<size_t>(site.last + 1, stmts.size()));
+    for (Carried& c : private_items_) {
+      // Swapping buffers needs every other pointer into the section to be
+      // set in the part that uses it, before that use, and none read by the
+      // loop header or Comm(i): it then points into its own iteration's buffer.
+      if (!c.section || c.lo != "0" || c.swap) continue;
+      c.trips = trip_count(ctx_, loop_, var_, written);
+      bool ok = !c.trips.empty();
+      for (const Obj& m : an_.members(f_, Obj{c.var, 1})) {
+        if (!ok) break;
+        if (m.d == c.var) continue;
+        auto* p = dyn_cast_or_null<VarDecl>(m.d);
+        if (!p || m.level != 1) { ok = false; break; }
+        for (const Stmt* x : comm_stmts) ok &= !mentions(x, p);
+        if (auto* fs = dyn_cast<ForStmt>(loop_)) ok &= !mentions(fs->getCond(), p) && !mentions(fs->getInc(), p);
+        for (const std::vector<const Stmt*>* part : {&before_stmts, &after_stmts})
+          for (const Stmt* x : *part) {
+            FirstRef fr = first_ref(x, p);
+            if (fr == FirstRef::Kill) break;
+            if (fr == FirstRef::Use && !only_assigned(x, p)) { ok = false; break; }
+          }
+      }
+      c.swap = ok;
+    }
+    for (const Carried& c : private_items_) {
+      for (const Effects* part : {&before, &comm, &after})
+        if (auto w = part->writes.find(Obj{c.var, 0}); c.section && w != part->writes.end())
+          r.push_back("'" + c.var->getNameAsString() + "' is private(" + c.var->getNameAsString() +
+                      "[...]) but the loop assigns '" + c.var->getNameAsString() + "' itself (line " + L(w->second.line) +
+                      ")");
+      for (const Obj& x : an_.roots(f_, Obj{c.var, c.section ? 1 : 0})) priv[x] = &c;
+    }
+    // A private object Comm(i) does not write is carried: After(i) gets the
+    // copy of iteration i; Comm(i) sends from a replica when After(i-1)
+    // writes what it sends.
+    // A swapped section has a buffer per iteration parity: no conflict of
+    // iteration i with i-1 or i+1 remains, whoever writes it.
+    auto swapped = [&](const Obj& x) { return priv.count(x) && priv[x]->swap; };
+    auto carried_private = [&](const Obj& x) {
+      if (!priv.count(x) || (!swapped(x) && (C_aw.count(x) || C_w.count(x)))) return false;
+      if (std::find(site.carry.begin(), site.carry.end(), *priv[x]) == site.carry.end()) site.carry.push_back(*priv[x]);
+      return true;
+    };
     // (a) After(i-1) runs while Comm(i) is in flight.
     for (auto& [x, a] : A_w) {
+      if (swapped(x) && carried_private(x)) continue;
+      if ((!C_ar.count(x) || S.count(x) || K.count(x)) && carried_private(x)) {
+        if (C_ar.count(x) && !swapped(x)) replicate.insert(x);
+        continue;
+      }
       if (auto c = find(C_r, C_ar, x))
         r.push_back("After(i-1) writes " + N(a) + " (line " + L(a.line) + ") which Comm(i) reads (line " + L(c->line) + ")");
       else if (C_aw.count(x) && R.count(x))
@@ -418,6 +554,7 @@ class SiteChecker {
                     L(C_w[x].line) + ")");
     }
     for (auto& [x, a] : A_r) {
+      if (swapped(x) && carried_private(x)) continue;
       if (C_aw.count(x) && R.count(x)) replicate.insert(x);
       else if (C_w.count(x))
         r.push_back("Comm(i) writes " + N(a) + " (line " + L(C_w[x].line) + ") which After(i-1) reads (line " +
@@ -425,6 +562,7 @@ class SiteChecker {
     }
     // (b) Before(i+1) runs while Comm(i) is in flight (the arguments' values were read at the post).
     for (auto& [x, b] : B_w) {
+      if (swapped(x) && carried_private(x)) continue;  // Before(i+1) writes the other buffer
       if (C_aw.count(x) && is_message_order(x))
         r.push_back("Before(i+1) sends or receives (line " + L(b.line) + ") while Comm(i) (line " + L(C_aw[x].line) +
                     ") is in flight: the messages could match differently");
@@ -438,11 +576,36 @@ class SiteChecker {
                     L(C_ar[x].line) + ")");
     }
     for (auto& [x, b] : B_r)
-      if (C_aw.count(x))
+      if (swapped(x) && carried_private(x)) continue;
+      else if (C_aw.count(x))
         r.push_back("Comm(i) writes " + N(b) + " (line " + L(C_aw[x].line) + ") which Before(i+1) reads (line " +
                     L(b.line) + ")");
+    // A variable Before(i+1) sets before any use (`s = 0;` first) and After(i)
+    // updates (`s += ...`): After(i) gets iteration i's copy, and what it
+    // writes is not needed by Before(i+1), which sets it anew.
+    auto carried_killed = [&](const Obj& x) {
+      if (x.level != 0 || C_aw.count(x) || C_w.count(x)) return false;
+      auto* v = dyn_cast_or_null<VarDecl>(x.d);
+      if (!v || v == var_ || !(v->getType()->isScalarType() || v->getType()->isStructureType())) return false;
+      if (v->hasGlobalStorage() || v->getParentFunctionOrMethod() != f_ || !plain_uses(f_->getBody(), nullptr, v) ||
+          !dead_after(f_, loop_, v))
+        return false;
+      for (unsigned k = 0; k < site.first && k < stmts.size(); ++k) {
+        FirstRef fr = first_ref(stmts[k], v);
+        if (fr == FirstRef::Use) return false;
+        if (fr == FirstRef::Kill) {
+          Carried c;
+          c.var = v;
+          if (std::find(site.carry.begin(), site.carry.end(), c) == site.carry.end()) site.carry.push_back(c);
+          return true;
+        }
+      }
+      return false;
+    };
     // (c) Before(i+1) now runs before After(i).
     for (auto& [x, a] : A_w) {
+      if ((B_r.count(x) || B_w.count(x)) && carried_private(x)) continue;
+      if (B_w.count(x) && carried_killed(x)) continue;
       if (B_r.count(x))
         r.push_back("After(i) writes " + N(a) + " (line " + L(a.line) + ") which Before(i+1) reads (line " +
                     L(B_r[x].line) + ")");
@@ -451,7 +614,9 @@ class SiteChecker {
                     ")");
     }
     for (auto& [x, a] : A_r)
-      if (B_w.count(x) && !A_w.count(x)) {
+      if (B_w.count(x) && carried_private(x)) {
+        continue;
+      } else if (B_w.count(x) && !A_w.count(x)) {
         // Removable when the object is a variable of known size that Comm(i)
         // does not write: After(i) gets a copy of its value at the post.
         const VarDecl* keep = nullptr;
@@ -460,8 +625,8 @@ class SiteChecker {
           auto* v = dyn_cast_or_null<VarDecl>(m.d);
           if (!v || m.level != 0 || v == var_) continue;
           QualType t = v->getType();
-          if (isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
-              t->isStructureType()) {
+          // (A pointer variable itself is a scalar: its value is what is kept.)
+          if (isa<ConstantArrayType>(t.getTypePtr()) || t->isScalarType() || t->isStructureType()) {
             keep = v;
             ++candidates;
           }
@@ -470,7 +635,8 @@ class SiteChecker {
         bool visible = keep && (keep->hasGlobalStorage() ||
                                 sm.isBeforeInTranslationUnit(sm.getExpansionLoc(keep->getLocation()), loop_begin));
         if (candidates == 1 && visible && !C_aw.count(x) && !C_w.count(x)) {
-          Carried c{keep, nullptr};
+          Carried c;
+          c.var = keep;
           if (std::find(site.carry.begin(), site.carry.end(), c) == site.carry.end()) site.carry.push_back(c);
           continue;
         }
@@ -498,7 +664,7 @@ class SiteChecker {
         for (const Expr* a : call->arguments()) in_place |= is_in_place(a, ctx_);
         if (dependences == 0 && (!sized || in_place || spec->rooted || (!spec->nonblocking && !spec->post)))
           r.push_back(std::string(what) + " '" + obj_name(*p) + "' of " + spec->name + " (line " +
-                      L(sm.getExpansionLineNumber(call->getBeginLoc())) +
+                      L(presumed_line(sm, call->getBeginLoc())) +
                       ") would need a replica, which tucana-cco cannot size for this call");
         site.replicate_args.insert(k << 8 | static_cast<unsigned>(arg));
         std::string name = obj_name(*p);
@@ -564,7 +730,9 @@ class SiteChecker {
         if (!v->hasGlobalStorage() && !sm.isBeforeInTranslationUnit(sm.getExpansionLoc(v->getLocation()),
                                                                        sm.getExpansionLoc(loop_->getBeginLoc())))
           continue;
-        return Carried{v, call->getArg(spec->comm)};
+        Carried c;
+        c.var = v, c.comm = call->getArg(spec->comm);
+        return c;
       }
     }
     return std::nullopt;
@@ -636,6 +804,7 @@ class SiteChecker {
   const Stmt* loop_;
   const VarDecl* var_;
   std::set<const VarDecl*> privates_;
+  std::vector<Carried> private_items_;  // of the loop's `#pragma cco do private(...)`
 };
 
 }  // namespace
@@ -665,6 +834,36 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       marked.insert(it->second);
     } else {
       an.set_ignored(it->second, p);
+    }
+  }
+  // The private(...) items of each marked loop.
+  std::map<const Stmt*, std::vector<Carried>> private_items;
+  for (CcoPragma* p : stmt_pragmas) {
+    if (p->kind != PragmaKind::Do || !col.attached.count(p) || !col.attached_in[p]) continue;
+    const Stmt* L = col.attached[p];
+    for (const PrivateItem& item : p->privates) {
+      const VarDecl* v = visible_at(ctx, col.attached_in[p], L, item.name);
+      if (!v) {
+        error(ctx, item.loc, "'private(" + item.name + ")': no variable '" + item.name + "' is visible at the loop");
+        continue;
+      }
+      QualType t = v->getType();
+      if (item.section && !t->isPointerType()) {
+        error(ctx, item.loc, "'private(" + item.name + "[...])': '" + item.name +
+                                 "' is not a pointer: name the variable itself, without a section");
+        continue;
+      }
+      if (!item.section && !(isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
+                             t->isStructureType())) {
+        error(ctx, item.loc, "'private(" + item.name + ")': '" + item.name + "' " +
+                                 (t->isPointerType() ? "is a pointer: give the section of what it points to, '" +
+                                                           item.name + "[lower:length]'"
+                                                     : "has no size known at compile time"));
+        continue;
+      }
+      Carried c;
+      c.var = v, c.is_private = true, c.section = item.section, c.lo = item.lo, c.len = item.len;
+      private_items[L].push_back(c);
     }
   }
   // Overrides name a declared function and its parameters or globals.
@@ -730,29 +929,31 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       for (unsigned i = s.first; i <= s.last; ++i) comm_calls(flat[i], [](const CommSpec&) { return true; }, in_comm);
       grouped.insert(in_comm.begin(), in_comm.end());
       s.loop = L;
-      s.last_line = std::max(s.line, sm.getExpansionLineNumber(flat[s.last]->getEndLoc()));
+      s.last_line = std::max(s.line, presumed_line(sm, flat[s.last]->getEndLoc()));
       if (callee) {
         s.last_line = s.line;  // the site stays the MPI call inside the callee
         std::string name = c.call->getDirectCallee()->getNameAsString();
+        // A call that is a statement of the loop body of its own can be inlined.
+        if (s.first == s.last && top_level_call(flat[s.first]) == c.call) s.callee_call = c.call;
         s.no_rewrite = "communication inside '" + name + "' (line " +
-                       std::to_string(sm.getExpansionLineNumber(c.call->getBeginLoc())) +
+                       std::to_string(presumed_line(sm, c.call->getBeginLoc())) +
                        "): inline it, or split it into post and wait";
       } else {
         s.no_rewrite = "Comm(i) is made of nested statements (lines " +
-                       std::to_string(sm.getExpansionLineNumber(flat[s.first]->getBeginLoc())) + "-" +
+                       std::to_string(presumed_line(sm, flat[s.first]->getBeginLoc())) + "-" +
                        std::to_string(s.last_line) +
                        "): tucana-cco rewrites only posts, waits and blocking calls that are top-level statements of "
                        "the loop body";
       }
-      SiteChecker(ctx, an, c.function, L, var).check(loop_body(L), flat, s);
+      SiteChecker(ctx, an, c.function, L, var, private_items[L]).check(loop_body(L), flat, s);
       LoopReport& lr = outer_reports[L];
       if (!lr.loop) {
         lr.loop = L;
         lr.function = c.function;
         SourceLocation begin = sm.getExpansionLoc(L->getBeginLoc());
-        lr.line = sm.getExpansionLineNumber(begin);
+        lr.line = presumed_line(sm, begin);
         lr.col = sm.getExpansionColumnNumber(begin);
-        lr.end_line = sm.getExpansionLineNumber(L->getEndLoc());
+        lr.end_line = presumed_line(sm, L->getEndLoc());
         lr.var_decl = var;
         lr.var = var->getNameAsString();
       }
@@ -770,7 +971,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     const FunctionDecl* def = nullptr;
     f->hasBody(def);
     Site s;
-    s.line = sm.getExpansionLineNumber(c.call->getBeginLoc());
+    s.line = presumed_line(sm, c.call->getBeginLoc());
     s.col = sm.getExpansionColumnNumber(c.call->getBeginLoc());
     s.call = c.call->getDirectCallee()->getNameAsString();
     // Callers not in a loop pass the search on to their own callers.
@@ -793,7 +994,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     lr.function = calls.front().function;
     auto site_of = [&](const CallExpr* c) {
       Site s;
-      s.line = sm.getExpansionLineNumber(c->getBeginLoc());
+      s.line = presumed_line(sm, c->getBeginLoc());
       s.col = sm.getExpansionColumnNumber(c->getBeginLoc());
       s.call = c->getDirectCallee()->getNameAsString();
       s.loop = loop;
@@ -821,7 +1022,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
             for (const CallSite& caller : it->second)
               if (caller.loop) {
                 why += " ('" + c.function->getNameAsString() + "' is called in the loop at line " +
-                       std::to_string(sm.getExpansionLineNumber(caller.loop->getBeginLoc())) +
+                       std::to_string(presumed_line(sm, caller.loop->getBeginLoc())) +
                        ", which is not a counted for loop)";
                 break;
               }
@@ -832,9 +1033,9 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       continue;
     }
     SourceLocation begin = sm.getExpansionLoc(loop->getBeginLoc());
-    lr.line = sm.getExpansionLineNumber(begin);
+    lr.line = presumed_line(sm, begin);
     lr.col = sm.getExpansionColumnNumber(begin);
-    lr.end_line = sm.getExpansionLineNumber(loop->getEndLoc());
+    lr.end_line = presumed_line(sm, loop->getEndLoc());
     const VarDecl* var = loop_variable(loop);
     lr.var_decl = var;
     lr.var = var ? var->getNameAsString() : "";
@@ -887,7 +1088,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       }
       s.last_line = s.line;
       if (k >= 0)
-        s.last_line = std::max(s.line, sm.getExpansionLineNumber(stmts[why.empty() ? s.last : s.first]->getEndLoc()));
+        s.last_line = std::max(s.line, presumed_line(sm, stmts[why.empty() ? s.last : s.first]->getEndLoc()));
       if (!why.empty() && structural && (outward(c, site_of(c.call), false) || via_caller(c))) continue;
       if (!why.empty()) {
         s.reasons.push_back(why);
@@ -904,16 +1105,25 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
         for (unsigned i = s.first; i <= s.last && s.no_rewrite.empty(); ++i)
           if (stmts[i]->getBeginLoc().isMacroID() || stmts[i]->getEndLoc().isMacroID())
             s.no_rewrite = "the communication at line " +
-                           std::to_string(sm.getExpansionLineNumber(stmts[i]->getBeginLoc())) +
+                           std::to_string(presumed_line(sm, stmts[i]->getBeginLoc())) +
                            " is written through the macro " + macro(stmts[i]->getBeginLoc()) +
                            ": tucana-cco cannot edit it";
-        SiteChecker(ctx, an, lr.function, loop, var).check(body, stmts, s);
+        SiteChecker(ctx, an, lr.function, loop, var, private_items[loop]).check(body, stmts, s);
       }
       lr.sites.push_back(s);
     }
     if (!lr.sites.empty()) result.loops.push_back(lr);
   }
-  for (auto& [l, lr] : outer_reports) result.loops.push_back(lr);
+  // A loop with sites of its own and sites in callees is one report.
+  for (auto& [l, lr] : outer_reports) {
+    auto same = std::find_if(result.loops.begin(), result.loops.end(), [&](const LoopReport& r) { return r.loop == l; });
+    if (same == result.loops.end()) {
+      result.loops.push_back(lr);
+      continue;
+    }
+    same->sites.insert(same->sites.end(), lr.sites.begin(), lr.sites.end());
+    std::stable_sort(same->sites.begin(), same->sites.end(), [](const Site& a, const Site& b) { return a.line < b.line; });
+  }
   std::stable_sort(result.loops.begin(), result.loops.end(),
                    [](const LoopReport& a, const LoopReport& b) { return a.line < b.line; });
   result.ok = true;

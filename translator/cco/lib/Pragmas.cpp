@@ -1,4 +1,4 @@
-// #pragma cco do
+// #pragma cco do [private(ITEM, ...)]   ITEM: a variable, or name[lower:length]
 // #pragma cco ignore
 // #pragma cco override NAME [reads(ITEM, ...)] [writes(ITEM, ...)]
 //   ITEM: a parameter name, a 1-based parameter position, or a global variable
@@ -40,8 +40,13 @@ class CcoPragmaHandler : public clang::PragmaHandler {
     if (w == "do" || w == "ignore") {
       p.kind = w == "do" ? PragmaKind::Do : PragmaKind::Ignore;
       pp.Lex(t);
+      if (w == "do" && word_of(t) == "private") {
+        if (!parse_private(pp, t, p)) return;
+        pp.Lex(t);
+      }
       if (t.isNot(tok::eod))
-        return fail(pp, t, t.getLocation(), "extra tokens after '#pragma cco " + w.str() + "'");
+        return fail(pp, t, t.getLocation(),
+                    "extra tokens after '#pragma cco " + w.str() + (w == "do" ? "' (expected 'private(...)')" : "'"));
       out_.all.push_back(p);
       return;
     }
@@ -98,6 +103,45 @@ class CcoPragmaHandler : public clang::PragmaHandler {
   }
 
  private:
+  // private(ITEM, ...) with ITEM `name` or `name[lo:len]`; on return `t` is the ')'.
+  bool parse_private(clang::Preprocessor& pp, Token& t, CcoPragma& p) {
+    pp.Lex(t);
+    if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), "expected '(' after 'private'"), false;
+    pp.Lex(t);
+    while (true) {
+      PrivateItem item;
+      item.loc = t.getLocation();
+      if (t.isNot(tok::identifier))
+        return fail(pp, t, t.getLocation(), "expected a variable name in 'private(...)'"), false;
+      item.name = word_of(t).str();
+      pp.Lex(t);
+      if (t.is(tok::l_square)) {
+        // The bounds as written, up to ':' and ']' at bracket depth 0.
+        item.section = true;
+        std::string* into = &item.lo;
+        int depth = 0;
+        for (pp.Lex(t);; pp.Lex(t)) {
+          if (t.is(tok::eod)) return fail(pp, t, t.getLocation(), "expected ']' in 'private(...)'"), false;
+          if (depth == 0 && t.is(tok::colon) && into == &item.lo) {
+            into = &item.len;
+            continue;
+          }
+          if (depth == 0 && t.is(tok::r_square)) break;
+          if (t.isOneOf(tok::l_paren, tok::l_square)) ++depth;
+          if (t.isOneOf(tok::r_paren, tok::r_square)) --depth;
+          *into += (into->empty() ? "" : " ") + pp.getSpelling(t);
+        }
+        if (into != &item.len || item.len.empty())
+          return fail(pp, t, item.loc, "expected a section 'name[lower:length]' in 'private(...)'"), false;
+        if (item.lo.empty()) item.lo = "0";
+        pp.Lex(t);
+      }
+      p.privates.push_back(item);
+      if (t.is(tok::r_paren)) return true;
+      if (t.isNot(tok::comma)) return fail(pp, t, t.getLocation(), "expected ',' or ')' in 'private(...)'"), false;
+      pp.Lex(t);
+    }
+  }
   void fail(clang::Preprocessor& pp, Token& t, clang::SourceLocation loc, const std::string& text) {
     error(pp, loc, text);
     ++out_.errors;

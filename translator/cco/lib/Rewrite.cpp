@@ -28,10 +28,12 @@ const char* kHelpers = R"(/* tucana-cco: the pending requests of the pipelined l
 #ifndef TUCANA_CCO_TEST_FREQ
 #define TUCANA_CCO_TEST_FREQ @FREQ@
 #endif
+#ifndef TUCANA_CCO_UNUSED
 #if defined(__GNUC__)
 #define TUCANA_CCO_UNUSED __attribute__((unused))
 #else
 #define TUCANA_CCO_UNUSED
+#endif
 #endif
 static MPI_Request *tucana_cco_reqs;
 static MPI_Status *tucana_cco_sts;
@@ -251,11 +253,64 @@ class LoopRewriter {
     }
     // Variables carried for After: a copy per iteration parity, taken at the post.
     std::string count = "tucana_cco_n_" + sfx;
-    std::ostringstream keep_in, keep_out;
+    std::ostringstream keep_in, keep_out, keep_last, swap_top;
     for (size_t c = 0; c < site.carry.size(); ++c) {
       std::string v = site.carry[c].var->getNameAsString();
       std::string keep = "tucana_cco_keep" + std::to_string(c) + "_" + sfx;
       std::string size = "sizeof(" + v + ")", addr = "&" + v;
+      if (site.carry[c].swap) {
+        // A section swapped: no copies. Iteration k (from 0) of `trips` uses
+        // the pointer's own storage when trips - 1 - k is even, else a second
+        // buffer (kept across executions of the loop), so the last iteration
+        // uses its own; each part runs with the pointer at its iteration's.
+        const Carried& k = site.carry[c];
+        std::string ptype = k.var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+        std::string base = "tucana_cco_base" + std::to_string(c) + "_" + sfx,
+                    alt = "tucana_cco_alt" + std::to_string(c) + "_" + sfx,
+                    cap = "tucana_cco_altcap" + std::to_string(c) + "_" + sfx,
+                    trips = "tucana_cco_trips" + std::to_string(c) + "_" + sfx,
+                    bytes = "(size_t)(" + k.len + ") * sizeof(*" + v + ")";
+        auto buf = [&](const std::string& iter) {
+          return "((" + trips + " - 1 - (long)(" + iter + ")) % 2 == 0 ? " + base + " : (" + ptype + ")" + alt + ")";
+        };
+        decl << "  " << ptype << " " << base << " = " << v << ";\n  long " << trips << " = " << k.trips
+             << ";\n  static void *" << alt << " = NULL;\n  static size_t " << cap << " = 0;\n  if (" << trips
+             << " > 1) {\n    if (" << bytes << " > " << cap << ") {\n      free(" << alt << ");\n      " << alt
+             << " = malloc(" << bytes << ");\n      " << cap << " = " << bytes << ";\n      if (!" << alt
+             << ") MPI_Abort(MPI_COMM_WORLD, 1);\n    }\n    memcpy(" << alt << ", " << base << ", " << bytes
+             << ");\n  }\n";
+        swap_top << "    " << v << " = " << buf(count) << ";\n";
+        keep_in << "      " << v << " = " << buf(count + " - 1") << ";\n";
+        keep_out << "      " << v << " = " << buf(count) << ";\n";
+        keep_last << "    " << v << " = " << buf(count + " - 1") << ";\n";
+        continue;
+      }
+      if (site.carry[c].is_private) {
+        // A private item: one copy per parity, with its address and size
+        // taken at the post (a section's bounds are evaluated there); After
+        // runs on its iteration's copy, and what it writes is not put back.
+        const Carried& k = site.carry[c];
+        std::string sz = "tucana_cco_ksz" + std::to_string(c) + "_" + sfx,
+                    cap = "tucana_cco_kcap" + std::to_string(c) + "_" + sfx,
+                    at = "tucana_cco_kat" + std::to_string(c) + "_" + sfx, n = "[" + count + " % 2]",
+                    prev = "[(" + count + " + 1) % 2]";
+        decl << "  char *" << keep << "[2] = {NULL, NULL};\n  size_t " << sz << "[2] = {0, 0}, " << cap
+             << "[2] = {0, 0};\n  void *" << at << "[2] = {NULL, NULL};\n";
+        cleanup << "  free(" << keep << "[0]);\n  free(" << keep << "[1]);\n";
+        if (k.section)
+          icomm << "    " << at << n << " = (void *)(" << v << " + (" << k.lo << "));\n    " << sz << n
+                << " = (size_t)(" << k.len << ") * sizeof(*" << v << ");\n";
+        else
+          icomm << "    " << at << n << " = (void *)&" << v << ";\n    " << sz << n << " = sizeof(" << v << ");\n";
+        icomm << "    if (" << sz << n << " > " << cap << n << ") {\n      free(" << keep << n << ");\n      " << keep
+              << n << " = (char *)malloc(" << sz << n << ");\n      " << cap << n << " = " << sz << n
+              << ";\n      if (!" << keep << n << ") MPI_Abort(MPI_COMM_WORLD, 1);\n    }\n";
+        icomm << "    memcpy(" << keep << n << ", " << at << n << ", " << sz << n << ");\n";
+        std::string in = "memcpy(" + at + prev + ", " + keep + prev + ", " + sz + prev + ");\n";
+        keep_in << "      " << in;
+        keep_last << "    " << in;
+        continue;
+      }
       if (site.carry[c].comm) {
         // comm-size elements of what `v` points to (one size per loop: the
         // communicator is the same each iteration, as the post needs).
@@ -292,7 +347,7 @@ class LoopRewriter {
     bool var_in_init = isa_and_nonnull<DeclStmt>(loop->getInit());
     unsigned loop_line = lr.line;
     auto at = [&](SourceLocation l) {
-      return translate::line_directive(sm_.getExpansionLineNumber(l), file) + "\n" +
+      return translate::line_directive(presumed_line(sm_, l), file) + "\n" +
              std::string(sm_.getExpansionColumnNumber(l) - 1, ' ');
     };
     std::string gen = translate::line_directive(loop_line, file) + "\n";
@@ -304,6 +359,7 @@ class LoopRewriter {
       << " = 0;\n";
     std::string pending = "tucana_cco_pending_" + sfx, prev = "tucana_cco_prev_" + sfx, cur = "tucana_cco_cur_" + sfx;
     o << "  for (" << text(SourceRange(loop->getLParenLoc().getLocWithOffset(1), loop->getRParenLoc()), false) << ") {\n";
+    o << swap_top.str();
     if (!before_text.empty()) o << at(body_begin) << before_text << "\n" << gen;
     std::string inner_waits;  // indented one level more inside the if
     for (size_t i = 0; i < waits.size(); ++i) {
@@ -319,7 +375,7 @@ class LoopRewriter {
       << " = 1;\n";
     if (!site.carry.empty()) o << "    ++" << count << ";\n";
     o << "  }\n";
-    o << "  if (" << pending << ") {\n" << waits;
+    o << "  if (" << pending << ") {\n" << waits << keep_last.str();
     if (var_in_init)
       o << "    " << type << " " << v << " = " << prev << ";\n";
     else
@@ -328,7 +384,7 @@ class LoopRewriter {
     if (var_in_init) o << "    (void)" << v << ";\n";
     if (!var_in_init) o << "    " << v << " = " << cur << ";\n";
     o << "  }\n" << cleanup.str();
-    o << translate::line_directive(sm_.getExpansionLineNumber(loop->getEndLoc()), file) << "\n}";
+    o << translate::line_directive(presumed_line(sm_, loop->getEndLoc()), file) << "\n}";
     SourceRange range(loc(loop->getBeginLoc()), loc(loop->getEndLoc()));
     rw_.ReplaceText(CharSourceRange::getTokenRange(range), o.str());
     return "";
@@ -510,7 +566,7 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     unsigned off = sm.getFileOffset(begin), start = off;
     while (start > 0 && buf[start - 1] != '\n') --start;
     if (!llvm::StringRef(buf.data() + start, off - start).trim().empty())
-      text = "\n" + text + translate::line_directive(sm.getExpansionLineNumber(begin), file) + "\n";
+      text = "\n" + text + translate::line_directive(presumed_line(sm, begin), file) + "\n";
     text += std::string(sm.getExpansionColumnNumber(begin) - 1, ' ');
     rw.InsertTextBefore(stmts[k]->getBeginLoc(), text);
   }
@@ -554,7 +610,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   });
   std::set<const Stmt*> progress;
   std::set<const FunctionDecl*> visited;
-  int done = 0;
+  int done = 0, inlined = 0;
+  Rewriter inl(sm, ctx.getLangOpts());  // the inlined file, pragmas kept
+  std::set<std::string> inlined_names;
   std::vector<std::pair<unsigned, std::string>> notes;
   for (const LoopReport* l : loops) {
     std::string prefix = file + ":" + std::to_string(l->line) + ":" + std::to_string(l->col) + ": note: " +
@@ -574,9 +632,26 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
                verdict_name(s.verdict) + ": " + r;
       }
     }
+    // A loop not rewritten because of communication inside a called function
+    // of its body is inlined for the next pass (the tool runs it).
+    auto try_inline = [&]() {
+      std::string r;
+      std::set<const CallExpr*> calls;
+      for (const Site& s : l->sites)
+        if (s.callee_call && l->function && calls.insert(s.callee_call).second && opts.inline_calls) {
+          // Statements of a braced loop body need no braces of their own.
+          bool block = true;
+          if (auto* cs = dyn_cast<CompoundStmt>(loop_body(l->loop)))
+            for (const Stmt* x : cs->body()) block &= top_level_call(x) != s.callee_call;
+          std::string no = inline_call(ctx, inl, l->function, s.callee_call, block, file, inlined_names);
+          if (no.empty()) ++inlined;
+          else r += "; " + no;
+        }
+      return r;
+    };
     if (!chosen) {
       if (why.empty()) why = "no site at the lines given with --line";
-      notes.push_back({l->line, prefix + "not rewritten: " + why});
+      notes.push_back({l->line, prefix + "not rewritten: " + why + try_inline()});
       continue;
     }
     std::string refused = chosen->no_rewrite;
@@ -588,12 +663,20 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     }
     if (!refused.empty()) {
       notes.push_back({l->line, prefix + "not rewritten: " + chosen->call + " at line " + std::to_string(chosen->line) +
-                                    ": " + refused});
+                                    ": " + refused + try_inline()});
       continue;
     }
     ++done;
-    std::string rep;
-    for (const std::string& x : chosen->replicate) rep += (rep.empty() ? "" : ", ") + ("'" + x + "'");
+    // What is replicated: copied at the post (buffers, carried variables) or,
+    // for swapped private sections, a second buffer for every other iteration.
+    std::string rep, swapped;
+    for (const std::string& x : chosen->replicate) {
+      bool swap = false;
+      for (const Carried& c : chosen->carry) swap |= c.swap && c.var->getNameAsString() == x;
+      std::string& into = swap && opts.mode == Options::Mode::RewriteMpi ? swapped : rep;
+      into += (into.empty() ? "" : ", ") + ("'" + x + "'");
+    }
+    if (!swapped.empty()) rep += (rep.empty() ? "" : "; ") + std::string("a buffer per iteration parity for ") + swapped;
     const char* done_what = opts.mode == Options::Mode::RewriteTucana ? "annotated for Tucana: " : "pipelined ";
     notes.push_back({l->line, prefix + done_what + chosen->call + " at line " + std::to_string(chosen->line) +
                                   (rep.empty() ? ""
@@ -616,11 +699,20 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
       }
     std::string helpers = kHelpers;
     helpers.replace(helpers.find("@FREQ@"), 6, std::to_string(opts.test_freq < 0 ? 16 : opts.test_freq));
-    unsigned line = sm.getExpansionLineNumber(first);
-    SourceLocation line_start = sm.translateLineCol(sm.getMainFileID(), line, 1);
-    rw.InsertTextBefore(line_start, helpers + translate::line_directive(line, file) + "\n");
+    SourceLocation line_start = sm.translateLineCol(sm.getMainFileID(), sm.getExpansionLineNumber(first), 1);
+    rw.InsertTextBefore(line_start, helpers + translate::line_directive(presumed_line(sm, first), file) + "\n");
     rw.InsertTextBefore(sm.getLocForStartOfFile(sm.getMainFileID()), translate::line_directive(1, file) + "\n");
   }
+  if (inlined > 0) {
+    // A static callee inlined at its only call would be unused.
+    inl.InsertTextBefore(sm.getLocForStartOfFile(sm.getMainFileID()),
+                         "#ifndef TUCANA_CCO_UNUSED\n#if defined(__GNUC__)\n#define TUCANA_CCO_UNUSED "
+                         "__attribute__((unused))\n#else\n#define TUCANA_CCO_UNUSED\n#endif\n#endif\n" +
+                             translate::line_directive(1, file) + "\n");
+    const RewriteBuffer* b = inl.getRewriteBufferFor(sm.getMainFileID());
+    if (b) result.inlined.assign(b->begin(), b->end());
+  }
+  result.done = done;
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   result.text = buf ? std::string(buf->begin(), buf->end()) : sm.getBufferData(sm.getMainFileID()).str();
   result.ok = true;

@@ -123,7 +123,26 @@ int main(int argc, const char** argv) {
     llvm::outs() << (json ? tucana::cco::format_json(result.check, input) : tucana::cco::format_text(result.check, input));
     return 0;
   }
+  // A loop whose communication is inside a called function: the file with
+  // the call inlined is analyzed and rewritten in its place (a few rounds for
+  // calls inside callees). Where that pipelines nothing more, the output stays
+  // the first one and only its notes come from the inlined file.
+  std::string text = result.rewrite.text;
+  int best = result.rewrite.done;
+  llvm::SmallString<256> path(input);
+  llvm::sys::fs::make_absolute(path);
+  for (int round = 0; round < 3 && !result.rewrite.inlined.empty(); ++round) {
+    clang::tooling::ClangTool again(db, {std::string(path)});
+    again.appendArgumentsAdjuster(
+        clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
+    again.mapVirtualFile(path, result.rewrite.inlined);
+    tucana::cco::RunResult next;
+    if (again.run(tucana::cco::action_factory(opts, next).get()) != 0 || !next.ok)
+      return fail("the file with the callees inlined does not compile (a bug of tucana-cco: please report it)");
+    if (next.rewrite.done > best) text = next.rewrite.text, best = next.rewrite.done;
+    result = std::move(next);
+  }
   for (const std::string& n : result.rewrite.notes) llvm::outs() << n << "\n";
-  std::string error = tucana::translate::write_whole_file(output, result.rewrite.text);
+  std::string error = tucana::translate::write_whole_file(output, text);
   return error.empty() ? 0 : fail(error);
 }

@@ -17,9 +17,15 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Rewrite/Core/Rewriter.h"
 #include "clang/Tooling/Tooling.h"
 
 namespace tucana::cco {
+
+// The line of `loc` (of its expansion) as #line directives make it: the
+// lines every report and generated #line uses (the inlined text of a callee
+// carries #line directives back to the callee).
+unsigned presumed_line(const clang::SourceManager& sm, clang::SourceLocation loc);
 
 // ---------------------------------------------------------------- pragmas
 enum class PragmaKind { Do, Ignore, Override };
@@ -27,6 +33,15 @@ enum class PragmaKind { Do, Ignore, Override };
 struct OverrideItem {
   std::string name;  // a parameter or global name; empty when `position` is used
   int position = 0;  // 1-based parameter position, 0 when `name` is used
+  clang::SourceLocation loc;
+};
+
+// An item of `#pragma cco do private(...)`: a variable, or the section
+// name[lo:len] (OpenMP's array section: len elements from lo) of what the
+// pointer `name` points to. `lo` and `len` are the expressions as written.
+struct PrivateItem {
+  std::string name, lo, len;
+  bool section = false;
   clang::SourceLocation loc;
 };
 
@@ -39,6 +54,8 @@ struct CcoPragma {
   std::string function;
   clang::SourceLocation function_loc;
   std::vector<OverrideItem> reads, writes;
+  // do only
+  std::vector<PrivateItem> privates;
 };
 
 struct PragmaList {
@@ -86,9 +103,23 @@ const char* verdict_name(Verdict v);
 // size (`comm` null), or what a pointer variable points to when it is a
 // count or displacement array of the v-collective `comm_call` (it then has
 // MPI_Comm_size(comm) elements).
+//
+// A `private` item of `#pragma cco do` (`is_private`) is carried too, but
+// After(i) may also write it: the user asserts that no value flows through it
+// from one iteration to the next, so After(i)'s writes are not put back for
+// Before(i+1), and After(N) runs on iteration N's copy after the loop. A
+// section (`section`) copies `len` elements of what `var` points to from `lo`.
+//
+// A section from 0 in a loop whose trip count is known at its start
+// (`trips`, the expression) is not copied at all (`swap`): iterations of
+// one parity use the pointer's own storage, the others a second buffer,
+// and the parity is chosen so that the last iteration uses its own; the
+// pointer is set to its iteration's buffer for each part.
 struct Carried {
   const clang::VarDecl* var = nullptr;
   const clang::Expr* comm = nullptr;
+  bool is_private = false, section = false, swap = false;
+  std::string lo, len, trips;
   bool operator==(const Carried& o) const { return var == o.var; }
 };
 
@@ -109,6 +140,9 @@ struct Site {
   // Why rewrite refuses this site although check gives a verdict (Comm of
   // nested statements, communication inside a callee); empty if it does not.
   std::string no_rewrite;
+  // The call of the function holding the communication, when it is a
+  // statement of the loop body: rewrite inlines it (Inline.cpp).
+  const clang::CallExpr* callee_call = nullptr;
 };
 
 struct LoopReport {
@@ -134,6 +168,7 @@ struct Options {
   // between 1024 and 4096 and slower than the original at 16 (docs/advise.md).
   int test_freq = 1024;
   std::string display_name;  // the input as the user named it (#line, messages)
+  bool inline_calls = true;  // rewrite: inline callees holding a loop's communication (RewriteResult::inlined)
 };
 
 // Analyzes every loop of the main file; errors go to ctx's diagnostics.
@@ -142,8 +177,23 @@ CheckResult analyze(clang::ASTContext& ctx, PragmaList& pragmas);
 struct RewriteResult {
   std::string text;
   std::vector<std::string> notes;  // one line per loop transformed or skipped
+  int done = 0;                    // loops pipelined or annotated
+  // When a loop was not rewritten because its communication is inside a
+  // called function: the file with those calls inlined (#line directives back
+  // to the callees), for the tool to analyze and rewrite instead; else empty.
+  std::string inlined;
   bool ok = false;
 };
+
+// Replaces the statement calling `call`'s callee (a function of this file)
+// in `caller` with the callee's body (in braces when `block`, else its
+// statements in place of the call's), as edits of the main file in `rw`:
+// parameters and top-level locals become variables declared at the top of
+// `caller`'s body, named `<callee>_<name>` (not in `taken`, which gets them).
+// Returns "" or why the call cannot be inlined (nothing is edited then).
+std::string inline_call(clang::ASTContext& ctx, clang::Rewriter& rw, const clang::FunctionDecl* caller,
+                        const clang::CallExpr* call, bool block, const std::string& file,
+                        std::set<std::string>& taken);
 
 RewriteResult rewrite(clang::ASTContext& ctx, const CheckResult& check, const Options& opts, const PragmaList& pragmas);
 
