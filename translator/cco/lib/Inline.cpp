@@ -17,7 +17,6 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "clang/Rewrite/Core/Rewriter.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
@@ -38,7 +37,7 @@ bool declared_before(const SourceManager& sm, const Decl* d, SourceLocation at) 
 
 }  // namespace
 
-std::string inline_call(ASTContext& ctx, Rewriter& rw, const FunctionDecl* caller, const CallExpr* call,
+std::string inline_call(ASTContext& ctx, translate::EditSet& edits, const FunctionDecl* caller, const CallExpr* call,
                         bool block, const std::string& file, std::set<std::string>& taken) {
   SourceManager& sm = ctx.getSourceManager();
   const LangOptions& lo = ctx.getLangOpts();
@@ -122,7 +121,9 @@ std::string inline_call(ASTContext& ctx, Rewriter& rw, const FunctionDecl* calle
   }
 
   // Walk the body: what cannot be inlined, and the renames.
-  Rewriter body_rw(sm, lo);
+  translate::EditSet body_edits;
+  llvm::StringRef buffer = sm.getBufferData(sm.getMainFileID());
+  auto off = [&](SourceLocation l) { return sm.getFileOffset(l); };
   std::string why;
   std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
     if (!s || !why.empty()) return;
@@ -148,7 +149,7 @@ std::string inline_call(ASTContext& ctx, Rewriter& rw, const FunctionDecl* calle
           }
           l = sm.getSpellingLoc(l);
         }
-        body_rw.ReplaceText(l, static_cast<unsigned>(v->getName().size()), renamed[v]);
+        body_edits.replace(off(l), static_cast<unsigned>(v->getName().size()), renamed[v]);
       } else if (v && v->getParentFunctionOrMethod() == def) {
         // A local of a nested scope stays where it is declared.
       } else if (d && !isa<ParmVarDecl>(d)) {
@@ -179,17 +180,19 @@ std::string inline_call(ASTContext& ctx, Rewriter& rw, const FunctionDecl* calle
       SourceLocation to = init ? init->getBeginLoc() : Lexer::getLocForEndOfToken(v->getEndLoc(), 0, sm, lo);
       if (init && !to.isFileID()) to = sm.getExpansionRange(to).getBegin();
       std::string text = std::string(first ? "" : "; ") + (init ? renamed[v] + " = " : "");
-      body_rw.ReplaceText(CharSourceRange::getCharRange(from, to), text);
+      body_edits.replace(off(from), off(to) - off(from), text);
       from = init ? Lexer::getLocForEndOfToken(sm.getExpansionRange(init->getEndLoc()).getEnd(), 0, sm, lo) : to;
       first = false;
     }
   }
-  for (const ReturnStmt* r : drop)
-    body_rw.ReplaceText(CharSourceRange::getCharRange(r->getBeginLoc(),
-                                                      Lexer::findLocationAfterToken(r->getEndLoc(), tok::semi, sm, lo, false)),
-                        "");
-  std::string inner = body_rw.getRewrittenText(
-      CharSourceRange::getCharRange(body->getLBracLoc().getLocWithOffset(1), body->getRBracLoc()));
+  for (const ReturnStmt* r : drop) {
+    SourceLocation after = Lexer::findLocationAfterToken(r->getEndLoc(), tok::semi, sm, lo, false);
+    if (!r->getBeginLoc().isFileID() || after.isInvalid()) return refuse("its last 'return;' is written through a macro");
+    body_edits.replace(off(r->getBeginLoc()), off(after) - off(r->getBeginLoc()), ";");
+  }
+  bool ok = true;
+  std::string inner = body_edits.extract(buffer, off(body->getLBracLoc()) + 1, off(body->getRBracLoc()), ok);
+  if (!ok) return refuse("its edits overlap (a bug of tucana-cco: please report it)");
 
   // The edits of the file: the hoisted declarations at the top of the
   // caller's body (on its brace's line), the call replaced by the body.
@@ -213,15 +216,15 @@ std::string inline_call(ASTContext& ctx, Rewriter& rw, const FunctionDecl* calle
     text += " " + renamed[p] + " = (" +
             Lexer::getSourceText(CharSourceRange::getTokenRange(a->getSourceRange()), sm, lo).str() + ");";
   }
-  rw.InsertTextAfter(caller_body->getLBracLoc().getLocWithOffset(1), decls);
+  edits.insert(off(caller_body->getLBracLoc()) + 1, 1, decls);
   // A static callee may have no call left (TUCANA_CCO_UNUSED: the rewrite defines it).
   if (def->getStorageClass() == SC_Static && def->getBeginLoc().isFileID() && taken.insert(" unused " + fname).second)
-    rw.InsertTextBefore(def->getBeginLoc(), "TUCANA_CCO_UNUSED ");
+    edits.insert(off(def->getBeginLoc()), 0, "TUCANA_CCO_UNUSED ");
   text += "\n" + translate::line_directive(presumed_line(sm, body->getLBracLoc()), file) + "\n" +
           std::string(sm.getExpansionColumnNumber(body->getLBracLoc()), ' ') + inner + "\n" +
           translate::line_directive(presumed_line(sm, semi), file) + "\n" +
           std::string(sm.getExpansionColumnNumber(semi) - 1, ' ') + (block ? "}" : "");
-  rw.ReplaceText(CharSourceRange::getCharRange(call->getBeginLoc(), semi), text);
+  edits.replace(off(call->getBeginLoc()), off(semi) - off(call->getBeginLoc()), text);
   return "";
 }
 

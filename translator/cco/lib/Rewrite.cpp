@@ -9,7 +9,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "clang/Rewrite/Core/Rewriter.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
 #include "tucana/translate/MpiCalls.h"
@@ -112,11 +113,31 @@ class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
   std::vector<const FunctionDecl*> callees;
 };
 
+// `buffer` with `edits` applied into `out`; false (and an error printed)
+// when two edits overlap, which is a bug of the stages that made them.
+bool apply_edits(const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file, std::string& out) {
+  tooling::Replacements repl;
+  if (llvm::Error e = edits.apply(file, repl)) {
+    llvm::errs() << "tucana-cco: error: overlapping edits (a bug of tucana-cco: please report it): "
+                 << llvm::toString(std::move(e)) << "\n";
+    return false;
+  }
+  llvm::Expected<std::string> text = tooling::applyAllReplacements(buffer, repl);
+  if (!text) {
+    llvm::errs() << "tucana-cco: error: " << llvm::toString(text.takeError()) << "\n";
+    return false;
+  }
+  out = std::move(*text);
+  return true;
+}
+
 class LoopRewriter {
  public:
-  LoopRewriter(ASTContext& ctx, Rewriter& rw, const Options& opts, std::set<const Stmt*>& progress,
+  LoopRewriter(ASTContext& ctx, translate::EditSet& edits, const Options& opts, std::set<const Stmt*>& progress,
                std::set<const FunctionDecl*>& visited)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw), opts_(opts), progress_(progress), visited_(visited) {}
+      : ctx_(ctx), sm_(ctx.getSourceManager()), edits_(edits),
+        buffer_(ctx.getSourceManager().getBufferData(ctx.getSourceManager().getMainFileID())), opts_(opts),
+        progress_(progress), visited_(visited) {}
 
   // Returns an empty string when the loop was pipelined, else why not.
   std::string run(const LoopReport& lr, const Site& site) {
@@ -385,22 +406,34 @@ class LoopRewriter {
     if (!var_in_init) o << "    " << v << " = " << cur << ";\n";
     o << "  }\n" << cleanup.str();
     o << translate::line_directive(presumed_line(sm_, loop->getEndLoc()), file) << "\n}";
-    SourceRange range(loc(loop->getBeginLoc()), loc(loop->getEndLoc()));
-    rw_.ReplaceText(CharSourceRange::getTokenRange(range), o.str());
+    // The loop's text goes, with the edits inside it (they are in `o`).
+    unsigned b = offset(loop->getBeginLoc()), e = end_offset(loop->getEndLoc());
+    bool ok = true;
+    edits_.extract(buffer_, b, e, ok);
+    if (!ok) return "edits of the loop overlap others (a bug of tucana-cco: please report it)";
+    edits_.replace(b, e - b, o.str());
     return "";
   }
 
  private:
   SourceLocation loc(SourceLocation l) { return sm_.getExpansionLoc(l); }
-
+  unsigned offset(SourceLocation l) { return sm_.getFileOffset(loc(l)); }
+  // The offset just past the token at `l`.
+  unsigned end_offset(SourceLocation l) {
+    return offset(l) + Lexer::MeasureTokenLength(loc(l), sm_, ctx_.getLangOpts());
+  }
+  // The text of a range with the edits made inside it so far.
+  std::string rendered(unsigned begin, unsigned end) {
+    bool ok = true;
+    std::string t = edits_.rendered(buffer_, begin, end, ok);
+    return ok ? t : buffer_.substr(begin, end - begin).str();
+  }
   std::string text(SourceRange r, bool token = true) {
-    CharSourceRange cr = token ? CharSourceRange::getTokenRange(loc(r.getBegin()), loc(r.getEnd()))
-                               : CharSourceRange::getCharRange(loc(r.getBegin()), loc(r.getEnd()));
-    return rw_.getRewrittenText(cr);
+    return rendered(offset(r.getBegin()), token ? end_offset(r.getEnd()) : offset(r.getEnd()));
   }
   // The text between two locations, as rewritten so far.
   std::string part(SourceLocation from, SourceLocation to) {
-    std::string t = rw_.getRewrittenText(CharSourceRange::getCharRange(from, to));
+    std::string t = rendered(offset(from), offset(to));
     while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\t')) t.pop_back();
     return t;
   }
@@ -458,21 +491,22 @@ class LoopRewriter {
       progress_.insert(b);
       if (auto* c = dyn_cast<CompoundStmt>(b)) {
         if (c->getLBracLoc().isMacroID()) continue;  // a loop inside a macro (do { } while (0))
-        rw_.InsertTextAfterToken(loc(c->getLBracLoc()), " tucana_cco_progress();");
+        edits_.insert(offset(c->getLBracLoc()) + 1, 0, " tucana_cco_progress();");
         continue;
       }
       // A body without braces gets them.
       if (b->getBeginLoc().isMacroID() || b->getEndLoc().isMacroID()) continue;
       SourceLocation semi = Lexer::findLocationAfterToken(b->getEndLoc(), tok::semi, sm_, ctx_.getLangOpts(), false);
       if (semi.isInvalid()) continue;
-      rw_.InsertTextBefore(b->getBeginLoc(), "{ tucana_cco_progress(); ");
-      rw_.InsertTextAfter(semi, " }");
+      edits_.insert(offset(b->getBeginLoc()), 0, "{ tucana_cco_progress(); ");
+      edits_.insert(offset(semi), 0, " }");
     }
   }
 
   ASTContext& ctx_;
   SourceManager& sm_;
-  Rewriter& rw_;
+  translate::EditSet& edits_;
+  llvm::StringRef buffer_;
   const Options& opts_;
   std::set<const Stmt*>& progress_;
   std::set<const FunctionDecl*>& visited_;
@@ -498,7 +532,8 @@ bool calls_collective(const Stmt* s, std::set<const FunctionDecl*>& seen) {
 // dependences of the analysis as the graph: each part is a chain; Before(i+1)
 // does not wait for Comm(i) or After(i), Comm(i) does not wait for After(i-1),
 // except where a buffer would need a replica (then it waits).
-std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const Site& site, const std::string& file) {
+std::string annotate(ASTContext& ctx, translate::EditSet& edits, const LoopReport& lr, const Site& site,
+                     const std::string& file) {
   SourceManager& sm = ctx.getSourceManager();
   auto* loop = cast<ForStmt>(lr.loop);
   auto* body = cast<CompoundStmt>(loop->getBody());
@@ -568,10 +603,11 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
     if (!llvm::StringRef(buf.data() + start, off - start).trim().empty())
       text = "\n" + text + translate::line_directive(presumed_line(sm, begin), file) + "\n";
     text += std::string(sm.getExpansionColumnNumber(begin) - 1, ' ');
-    rw.InsertTextBefore(stmts[k]->getBeginLoc(), text);
+    edits.insert(sm.getFileOffset(stmts[k]->getBeginLoc()), 0, text);
   }
-  rw.InsertTextBefore(loop->getBeginLoc(), "#pragma tucana superblock\n" +
-                                               std::string(sm.getExpansionColumnNumber(loop->getBeginLoc()) - 1, ' '));
+  edits.insert(sm.getFileOffset(sm.getExpansionLoc(loop->getBeginLoc())), 0,
+               "#pragma tucana superblock\n" +
+                   std::string(sm.getExpansionColumnNumber(loop->getBeginLoc()) - 1, ' '));
   return "";
 }
 
@@ -579,8 +615,10 @@ std::string annotate(ASTContext& ctx, Rewriter& rw, const LoopReport& lr, const 
 
 RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& opts, const PragmaList& pragmas) {
   RewriteResult result;
+  result.file_name = check.file;
   SourceManager& sm = ctx.getSourceManager();
-  Rewriter rw(sm, ctx.getLangOpts());
+  translate::EditSet edits;
+  llvm::StringRef buffer = sm.getBufferData(sm.getMainFileID());
   std::string file = opts.display_name;
   // The cco pragmas go (their lines stay, empty): compilers warn about unknown pragmas.
   for (const CcoPragma& p : pragmas.all) {
@@ -599,7 +637,7 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     std::string blank;
     for (unsigned i = start; i < end; ++i)
       if (buf[i] == '\n') blank += '\n';
-    rw.ReplaceText(b, end - start, blank);
+    edits.replace(start, end - start, blank);
   }
   // Innermost loops first: an outer loop's parts then carry their edits.
   std::vector<const LoopReport*> loops;
@@ -611,7 +649,7 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
   std::set<const Stmt*> progress;
   std::set<const FunctionDecl*> visited;
   int done = 0, inlined = 0;
-  Rewriter inl(sm, ctx.getLangOpts());  // the inlined file, pragmas kept
+  translate::EditSet inl;  // the inlined file, pragmas kept
   std::set<std::string> inlined_names;
   std::vector<std::pair<unsigned, std::string>> notes;
   for (const LoopReport* l : loops) {
@@ -656,9 +694,9 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     }
     std::string refused = chosen->no_rewrite;
     if (refused.empty() && opts.mode == Options::Mode::RewriteTucana) {
-      refused = annotate(ctx, rw, *l, *chosen, file);
+      refused = annotate(ctx, edits, *l, *chosen, file);
     } else if (refused.empty()) {
-      LoopRewriter lrw(ctx, rw, opts, progress, visited);
+      LoopRewriter lrw(ctx, edits, opts, progress, visited);
       refused = lrw.run(*l, *chosen);
     }
     if (!refused.empty()) {
@@ -700,21 +738,20 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     std::string helpers = kHelpers;
     helpers.replace(helpers.find("@FREQ@"), 6, std::to_string(opts.test_freq < 0 ? 16 : opts.test_freq));
     SourceLocation line_start = sm.translateLineCol(sm.getMainFileID(), sm.getExpansionLineNumber(first), 1);
-    rw.InsertTextBefore(line_start, helpers + translate::line_directive(presumed_line(sm, first), file) + "\n");
-    rw.InsertTextBefore(sm.getLocForStartOfFile(sm.getMainFileID()), translate::line_directive(1, file) + "\n");
+    edits.insert(sm.getFileOffset(line_start), 0,
+                 helpers + translate::line_directive(presumed_line(sm, first), file) + "\n");
+    edits.insert(0, -1, translate::line_directive(1, file) + "\n");
   }
   if (inlined > 0) {
     // A static callee inlined at its only call would be unused.
-    inl.InsertTextBefore(sm.getLocForStartOfFile(sm.getMainFileID()),
-                         "#ifndef TUCANA_CCO_UNUSED\n#if defined(__GNUC__)\n#define TUCANA_CCO_UNUSED "
-                         "__attribute__((unused))\n#else\n#define TUCANA_CCO_UNUSED\n#endif\n#endif\n" +
-                             translate::line_directive(1, file) + "\n");
-    const RewriteBuffer* b = inl.getRewriteBufferFor(sm.getMainFileID());
-    if (b) result.inlined.assign(b->begin(), b->end());
+    inl.insert(0, -2,
+               "#ifndef TUCANA_CCO_UNUSED\n#if defined(__GNUC__)\n#define TUCANA_CCO_UNUSED "
+               "__attribute__((unused))\n#else\n#define TUCANA_CCO_UNUSED\n#endif\n#endif\n" +
+                   translate::line_directive(1, file) + "\n");
+    if (!apply_edits(inl, buffer, result.file_name, result.inlined)) return result;
   }
   result.done = done;
-  const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
-  result.text = buf ? std::string(buf->begin(), buf->end()) : sm.getBufferData(sm.getMainFileID()).str();
+  if (!apply_edits(edits, buffer, result.file_name, result.text)) return result;
   result.ok = true;
   return result;
 }

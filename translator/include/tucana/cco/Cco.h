@@ -17,7 +17,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Rewrite/Core/Rewriter.h"
+#include "tucana/translate/EditSet.h"
 #include "clang/Tooling/Tooling.h"
 
 namespace tucana::cco {
@@ -175,6 +175,7 @@ struct Options {
 CheckResult analyze(clang::ASTContext& ctx, PragmaList& pragmas);
 
 struct RewriteResult {
+  std::string file_name;  // the main file's path (the edits' file)
   std::string text;
   std::vector<std::string> notes;  // one line per loop transformed or skipped
   int done = 0;                    // loops pipelined or annotated
@@ -187,11 +188,11 @@ struct RewriteResult {
 
 // Replaces the statement calling `call`'s callee (a function of this file)
 // in `caller` with the callee's body (in braces when `block`, else its
-// statements in place of the call's), as edits of the main file in `rw`:
+// statements in place of the call's), as edits of the main file in `edits`:
 // parameters and top-level locals become variables declared at the top of
 // `caller`'s body, named `<callee>_<name>` (not in `taken`, which gets them).
 // Returns "" or why the call cannot be inlined (nothing is edited then).
-std::string inline_call(clang::ASTContext& ctx, clang::Rewriter& rw, const clang::FunctionDecl* caller,
+std::string inline_call(clang::ASTContext& ctx, translate::EditSet& edits, const clang::FunctionDecl* caller,
                         const clang::CallExpr* call, bool block, const std::string& file,
                         std::set<std::string>& taken);
 

@@ -74,6 +74,12 @@ class EditSet {
     }
     return out + buffer.substr(at, end - at).str();
   }
+  // The text of [begin, end) of `buffer` with the edits inside applied, the
+  // edits kept (extract() without removing them); `ok` as there.
+  std::string rendered(llvm::StringRef buffer, unsigned begin, unsigned end, bool& ok) const {
+    EditSet copy = *this;
+    return copy.extract(buffer, begin, end, ok);
+  }
   llvm::Error apply(llvm::StringRef file, clang::tooling::Replacements& out) const {
     for (auto& [offset, texts] : inserts_) {
       std::string joined;
