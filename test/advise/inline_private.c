@@ -39,7 +39,7 @@ void run(int niter) {
 // OUT: TUCANA_CCO_UNUSED static void step(int it) {
 // OUT: void run(int niter) { int step_it; int step_k; double step_s;
 // OUT: double * tucana_cco_base0_[[S:[0-9]+]] = work;
-// OUT: long tucana_cco_trips0_[[S]] = ((long)(niter) > (long)(0) ? (long)(niter) - (long)(0) : 0);
+// OUT: long tucana_cco_trips0_[[S]] = (long)(1LL > 0 && ((long long)(0)) < ((long long)(niter)) ? (((long long)(niter)) - ((long long)(0)) + 1LL - 1) / 1LL : 0);
 // OUT: static void *tucana_cco_alt0_[[S]] = NULL;
 // OUT: work = ((tucana_cco_trips0_[[S]] - 1 - (long)(tucana_cco_n_[[S]])) % 2 == 0 ? tucana_cco_base0_[[S]] : (double *)tucana_cco_alt0_[[S]]);
 // OUT: {{^ *}}step_it = (it);

@@ -17,6 +17,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tucana/translate/CanonicalLoop.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/LeavingFlow.h"
 #include "tucana/translate/StatementText.h"
@@ -339,62 +340,13 @@ bool Analyzer::loop_header(const Annotation& a, const ForStmt* f, Task& t) {
     report(diags_, loc.isValid() ? loc : a.keyword_loc, Diag::TaskloopNotCanonical) << why;
     return false;
   };
-  // for (T i = START; ...) or for (i = START; ...)
-  const Expr* start = nullptr;
-  if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
-    if (const auto* v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->hasInit()) h.var = v, start = v->getInit();
-  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(f->getInit()); as && as->getOpcode() == BO_Assign) {
-    if (const VarDecl* v = var_of(as->getLHS()); v && v->hasLocalStorage()) h.var = v, start = as->getRHS();
-  }
-  if (!h.var)
-    return bad(f->getInit() ? f->getInit()->getBeginLoc() : f->getLParenLoc(),
-               "the initialization must be 'T i = START' or 'i = START' (one loop variable)");
-  if (!h.var->getType()->isIntegerType() || h.var->getType()->isEnumeralType() || h.var->getType()->isBooleanType())
-    return bad(h.var->getLocation(), "the loop variable '" + h.var->getName().str() + "' must have an integer type");
+  CanonicalLoop loop;
+  std::string why;
+  SourceLocation where;
+  if (!parse_canonical_loop(f, ctx_, loop, why, where)) return bad(where.isValid() ? where : f->getLParenLoc(), why);
+  h.var = loop.var, h.op = loop.op, h.direction = loop.direction, h.unsigned_compare = loop.unsigned_compare;
+  const Expr *start = loop.start, *end = loop.end, *step = loop.step;
   std::string i = h.var->getName().str();
-  // i OP END (or END OP i)
-  const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
-  const Expr* end = nullptr;
-  if (cond && (cond->isRelationalOp() || cond->getOpcode() == BO_NE)) {
-    QualType compared = cond->getLHS()->getType().getCanonicalType().getUnqualifiedType();
-    if (compared->isUnsignedIntegerType()) h.unsigned_compare = compared.getAsString(ctx_.getPrintingPolicy());
-    std::string op = BinaryOperator::getOpcodeStr(cond->getOpcode()).str();
-    if (var_of(cond->getLHS()) == h.var) {
-      h.op = op, end = cond->getRHS();
-    } else if (var_of(cond->getRHS()) == h.var) {
-      end = cond->getLHS();
-      h.op = op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : op;
-    }
-  }
-  if (!end)
-    return bad(f->getCond() ? f->getCond()->getBeginLoc() : f->getLParenLoc(),
-               "the condition must compare '" + i + "' with <, <=, >, >= or != to a bound");
-  // i++, ++i, i--, --i, i += S, i -= S, i = i + S, i = S + i, i = i - S
-  const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
-  const Expr* step = nullptr;
-  bool ok = false;
-  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && var_of(u->getSubExpr()) == h.var) {
-    ok = true, h.direction = u->isIncrementOp() ? 1 : -1;
-  } else if (const auto* c = dyn_cast_or_null<CompoundAssignOperator>(inc);
-             c && (c->getOpcode() == BO_AddAssign || c->getOpcode() == BO_SubAssign) && var_of(c->getLHS()) == h.var) {
-    ok = true, step = c->getRHS(), h.direction = c->getOpcode() == BO_AddAssign ? 1 : -1;
-  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(inc); as && as->getOpcode() == BO_Assign && var_of(as->getLHS()) == h.var) {
-    if (const auto* sum = dyn_cast<BinaryOperator>(as->getRHS()->IgnoreParenImpCasts())) {
-      if (sum->getOpcode() == BO_Add && var_of(sum->getLHS()) == h.var) ok = true, step = sum->getRHS();
-      else if (sum->getOpcode() == BO_Add && var_of(sum->getRHS()) == h.var) ok = true, step = sum->getLHS();
-      else if (sum->getOpcode() == BO_Sub && var_of(sum->getLHS()) == h.var) ok = true, step = sum->getRHS(), h.direction = -1;
-    }
-  }
-  if (!ok)
-    return bad(f->getInc() ? f->getInc()->getBeginLoc() : f->getLParenLoc(),
-               "the increment must be " + i + "++, ++" + i + ", " + i + "--, --" + i + ", " + i + " += S, " + i +
-                   " -= S or " + i + " = " + i + " + S");
-  if (h.op == "!=" && step)
-    return bad(f->getInc()->getBeginLoc(), "with '!=' the increment must be " + i + "++, ++" + i + ", " + i + "-- or --" + i);
-  if (!step && ((h.direction > 0 && (h.op == ">" || h.op == ">=")) || (h.direction < 0 && (h.op == "<" || h.op == "<="))))
-    return bad(f->getInc()->getBeginLoc(), std::string("the increment counts ") + (h.direction > 0 ? "up" : "down") +
-                                               " but the condition '" + i + " " + h.op + " ...' expects it to count " +
-                                               (h.direction > 0 ? "down" : "up"));
   if (!file_range(start, "initialization", h.start_begin, h.start_end) || !file_range(end, "condition", h.end_begin, h.end_end))
     return false;
   if (step && !file_range(step, "increment", h.step_begin, h.step_end)) return false;
@@ -735,37 +687,9 @@ bool Emitter::emit(const Task& t) {
     // START, END and STEP once, before the loop, as OpenMP does.
     sp << "long long __tucana_start = (long long)(" << start << "), __tucana_end = (long long)(" << end
        << "), __tucana_step = " << (h.direction < 0 ? "-" : "") << "(long long)(" << step << "); ";
-    std::string n;
-    if (!h.unsigned_compare.empty()) {
-      // In the compared type T, as the loop's own condition: START and END
-      // converted to T, the distance taken in T (it wraps as C's does).
-      const std::string T = "(" + h.unsigned_compare + ")";
-      std::string s0 = T + "__tucana_start", e0 = T + "__tucana_end";
-      std::string up = T + "__tucana_step", down = T + "(-__tucana_step)";
-      if (h.op == "<")
-        n = "__tucana_step > 0 && " + s0 + " < " + e0 + " ? (long long)((" + T + "(" + e0 + " - " + s0 + ") + " + up +
-            " - 1) / " + up + ") : 0";
-      else if (h.op == "<=")
-        n = "__tucana_step > 0 && " + s0 + " <= " + e0 + " ? (long long)(" + T + "(" + e0 + " - " + s0 + ") / " + up +
-            ") + 1 : 0";
-      else if (h.op == ">")
-        n = "__tucana_step < 0 && " + s0 + " > " + e0 + " ? (long long)((" + T + "(" + s0 + " - " + e0 + ") + " + down +
-            " - 1) / " + down + ") : 0";
-      else if (h.op == ">=")
-        n = "__tucana_step < 0 && " + s0 + " >= " + e0 + " ? (long long)(" + T + "(" + s0 + " - " + e0 + ") / " +
-            down + ") + 1 : 0";
-      else  // != with a step of one
-        n = "(long long)(__tucana_step > 0 ? " + T + "(" + e0 + " - " + s0 + ") : " + T + "(" + s0 + " - " + e0 + "))";
-    } else if (h.op == "<")
-      n = "__tucana_step > 0 && __tucana_start < __tucana_end ? (__tucana_end - __tucana_start + __tucana_step - 1) / __tucana_step : 0";
-    else if (h.op == "<=")
-      n = "__tucana_step > 0 && __tucana_start <= __tucana_end ? (__tucana_end - __tucana_start) / __tucana_step + 1 : 0";
-    else if (h.op == ">")
-      n = "__tucana_step < 0 && __tucana_start > __tucana_end ? (__tucana_start - __tucana_end - __tucana_step - 1) / -__tucana_step : 0";
-    else if (h.op == ">=")
-      n = "__tucana_step < 0 && __tucana_start >= __tucana_end ? (__tucana_start - __tucana_end) / -__tucana_step + 1 : 0";
-    else  // != with a step of one
-      n = "__tucana_step > 0 ? (__tucana_start < __tucana_end ? __tucana_end - __tucana_start : 0) : (__tucana_start > __tucana_end ? __tucana_start - __tucana_end : 0)";
+    CanonicalLoop counted;
+    counted.op = h.op, counted.direction = h.direction, counted.unsigned_compare = h.unsigned_compare;
+    std::string n = trip_count_expression(counted, "__tucana_start", "__tucana_end", "__tucana_step");
     sp << "long long __tucana_n = " << n << "; ";
     // A loop variable of the parent's is not set (OpenMP's private loop
     // variable): it may now be unused there.

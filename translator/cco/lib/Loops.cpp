@@ -10,6 +10,8 @@
 #include "clang/Lex/Lexer.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
+#include "tucana/translate/CanonicalLoop.h"
+#include "tucana/translate/Diagnostics.h"
 
 namespace tucana::cco {
 
@@ -17,9 +19,12 @@ namespace {
 
 using namespace clang;
 
-void error(ASTContext& ctx, SourceLocation loc, const std::string& text) {
-  DiagnosticsEngine& d = ctx.getDiagnostics();
-  d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << text;
+using translate::Diag;
+
+// Reports `id` of Diagnostics.def at `loc`, with its arguments in order.
+void error(ASTContext& ctx, SourceLocation loc, Diag id, std::initializer_list<std::string> args = {}) {
+  DiagnosticBuilder b = translate::report(ctx.getDiagnostics(), loc, id);
+  for (const std::string& a : args) b << a;
 }
 
 bool is_loop(const Stmt* s) {
@@ -359,37 +364,32 @@ bool only_assigned(const Stmt* s, const VarDecl* v) {
   return true;
 }
 
-// The trip count of `for (v = a; v < b | v <= b; ++v | v++)` as an
-// expression evaluated before the loop, when `a` and `b` have no side
-// effects and nothing in `written` is read by `b`; "" otherwise.
+// The trip count of the canonical loop `loop` (CanonicalLoop.h) over `v`, as
+// an expression evaluated before the loop, when its start, end and step have
+// no side effects and read nothing in `written`; "" otherwise.
 std::string trip_count(ASTContext& ctx, const Stmt* loop, const VarDecl* v, const std::set<const Decl*>& written) {
   auto* f = dyn_cast<ForStmt>(loop);
-  if (!f || !f->getInit() || !f->getCond() || !f->getInc()) return "";
-  const Expr* a = nullptr;
-  if (auto* ds = dyn_cast<DeclStmt>(f->getInit()); ds && ds->isSingleDecl() && ds->getSingleDecl() == v)
-    a = v->getInit();
-  else if (auto* b = dyn_cast<BinaryOperator>(f->getInit()); b && b->getOpcode() == BO_Assign)
-    if (auto* l = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParens()); l && l->getDecl() == v) a = b->getRHS();
-  auto* inc = dyn_cast<UnaryOperator>(f->getInc()->IgnoreParens());
-  auto* incv = inc ? dyn_cast<DeclRefExpr>(inc->getSubExpr()->IgnoreParens()) : nullptr;
-  auto* cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
-  auto* cv = cond ? dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts()) : nullptr;
-  if (!a || !inc || !inc->isIncrementOp() || !incv || incv->getDecl() != v || !cv || cv->getDecl() != v ||
-      (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE))
-    return "";
-  const Expr* b = cond->getRHS();
-  if (a->HasSideEffects(ctx) || b->HasSideEffects(ctx) || !v->getType()->isIntegerType()) return "";
+  translate::CanonicalLoop c;
+  std::string why;
+  SourceLocation where;
+  if (!f || !translate::parse_canonical_loop(f, ctx, c, why, where) || c.var != v) return "";
   bool reads_written = false;
   std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
     if (!s) return;
     if (auto* r = dyn_cast<DeclRefExpr>(s); r && written.count(r->getDecl())) reads_written = true;
-    for (const Stmt* c : s->children()) scan(c);
+    for (const Stmt* k : s->children()) scan(k);
   };
-  scan(b);
+  for (const Expr* e : {c.start, c.end, c.step}) {
+    if (e && e->HasSideEffects(ctx)) return "";
+    if (e != c.start) scan(e);
+  }
   if (reads_written) return "";
-  std::string at = "(long)(" + source_text(ctx, a) + ")", bt = "(long)(" + source_text(ctx, b) + ")";
-  return cond->getOpcode() == BO_LE ? "(" + bt + " >= " + at + " ? " + bt + " - " + at + " + 1 : 0)"
-                                    : "(" + bt + " > " + at + " ? " + bt + " - " + at + " : 0)";
+  std::string step = c.step ? "(long long)(" + source_text(ctx, c.step) + ")" : "1LL";
+  if (c.direction < 0) step = "-" + step;
+  return "(long)(" +
+         translate::trip_count_expression(c, "(long long)(" + source_text(ctx, c.start) + ")",
+                                          "(long long)(" + source_text(ctx, c.end) + ")", step) +
+         ")";
 }
 
 class SiteChecker {
@@ -826,11 +826,11 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     auto it = col.attached.find(p);
     const char* kw = p->kind == PragmaKind::Do ? "do" : "ignore";
     if (it == col.attached.end()) {
-      error(ctx, p->loc, std::string("'#pragma cco ") + kw + "' must be followed by a statement in a function body");
+      error(ctx, p->loc, Diag::CcoNotBeforeStatement, {kw});
       continue;
     }
     if (p->kind == PragmaKind::Do) {
-      if (!is_loop(it->second)) error(ctx, p->loc, "'#pragma cco do' must be followed by a for, while or do loop");
+      if (!is_loop(it->second)) error(ctx, p->loc, Diag::CcoDoNotOnLoop);
       marked.insert(it->second);
     } else {
       an.set_ignored(it->second, p);
@@ -844,21 +844,17 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     for (const PrivateItem& item : p->privates) {
       const VarDecl* v = visible_at(ctx, col.attached_in[p], L, item.name);
       if (!v) {
-        error(ctx, item.loc, "'private(" + item.name + ")': no variable '" + item.name + "' is visible at the loop");
+        error(ctx, item.loc, Diag::CcoPrivateUnknown, {item.name});
         continue;
       }
       QualType t = v->getType();
       if (item.section && !t->isPointerType()) {
-        error(ctx, item.loc, "'private(" + item.name + "[...])': '" + item.name +
-                                 "' is not a pointer: name the variable itself, without a section");
+        error(ctx, item.loc, Diag::CcoPrivateSectionOfArray, {item.name});
         continue;
       }
       if (!item.section && !(isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
                              t->isStructureType())) {
-        error(ctx, item.loc, "'private(" + item.name + ")': '" + item.name + "' " +
-                                 (t->isPointerType() ? "is a pointer: give the section of what it points to, '" +
-                                                           item.name + "[lower:length]'"
-                                                     : "has no size known at compile time"));
+        error(ctx, item.loc, t->isPointerType() ? Diag::CcoPrivatePointer : Diag::CcoPrivateNoSize, {item.name});
         continue;
       }
       Carried c;
@@ -873,15 +869,15 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
       if (auto* fd = dyn_cast<FunctionDecl>(d); fd && plain_name(fd) == p.function) f = fd;
     if (!f) {
-      error(ctx, p.function_loc, "'#pragma cco override': no function '" + p.function + "' is declared in this file");
+      error(ctx, p.function_loc, Diag::CcoOverrideUnknownFunction, {p.function});
       continue;
     }
     bool ok = true;
     for (auto* items : {&p.reads, &p.writes})
       for (const OverrideItem& i : *items) {
         if (i.position > 0 && static_cast<unsigned>(i.position) > f->getNumParams()) {
-          error(ctx, i.loc, "'#pragma cco override': '" + p.function + "' has " + std::to_string(f->getNumParams()) +
-                                " parameters, not " + std::to_string(i.position));
+          error(ctx, i.loc, Diag::CcoOverridePosition,
+                {p.function, std::to_string(f->getNumParams()), std::to_string(i.position)});
           ok = false;
         } else if (!i.name.empty()) {
           bool found = false;
@@ -889,8 +885,7 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
           for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
             if (auto* v = dyn_cast<VarDecl>(d); v && v->getName() == i.name) found = true;
           if (!found) {
-            error(ctx, i.loc, "'#pragma cco override': '" + i.name + "' is neither a parameter of '" + p.function +
-                                  "' nor a global variable");
+            error(ctx, i.loc, Diag::CcoOverrideUnknownName, {i.name, p.function});
             ok = false;
           }
         }

@@ -5,18 +5,16 @@
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
 #include "tucana/cco/Cco.h"
+#include "tucana/translate/Diagnostics.h"
 
 namespace tucana::cco {
 
 namespace {
 
 using clang::Token;
+using translate::Diag;
 namespace tok = clang::tok;
 
-void error(clang::Preprocessor& pp, clang::SourceLocation loc, const std::string& text) {
-  clang::DiagnosticsEngine& d = pp.getDiagnostics();
-  d.Report(loc, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << text;
-}
 
 llvm::StringRef word_of(const Token& t) {
   return t.getIdentifierInfo() ? t.getIdentifierInfo()->getName() : llvm::StringRef();
@@ -36,7 +34,7 @@ class CcoPragmaHandler : public clang::PragmaHandler {
     Token t;
     pp.Lex(t);
     llvm::StringRef w = word_of(t);
-    if (t.is(tok::eod)) return fail(pp, t, first.getLocation(), "expected 'do', 'ignore' or 'override' after '#pragma cco'");
+    if (t.is(tok::eod)) return fail(pp, t, first.getLocation(), Diag::CcoMissingKeyword);
     if (w == "do" || w == "ignore") {
       p.kind = w == "do" ? PragmaKind::Do : PragmaKind::Ignore;
       pp.Lex(t);
@@ -45,18 +43,17 @@ class CcoPragmaHandler : public clang::PragmaHandler {
         pp.Lex(t);
       }
       if (t.isNot(tok::eod))
-        return fail(pp, t, t.getLocation(),
-                    "extra tokens after '#pragma cco " + w.str() + (w == "do" ? "' (expected 'private(...)')" : "'"));
+        return w == "do" ? fail(pp, t, t.getLocation(), Diag::CcoExtraTokensDo)
+                         : fail(pp, t, t.getLocation(), Diag::CcoExtraTokens, {w.str()});
       out_.all.push_back(p);
       return;
     }
     if (w != "override")
-      return fail(pp, t, t.getLocation(),
-                  "unknown '#pragma cco' keyword '" + pp.getSpelling(t) + "': expected 'do', 'ignore' or 'override'");
+      return fail(pp, t, t.getLocation(), Diag::CcoUnknownKeyword, {pp.getSpelling(t)});
     p.kind = PragmaKind::Override;
     pp.Lex(t);
     if (t.isNot(tok::identifier))
-      return fail(pp, t, t.getLocation(), "expected a function name after '#pragma cco override'");
+      return fail(pp, t, t.getLocation(), Diag::CcoExpectedFunction);
     p.function = word_of(t).str();
     p.function_loc = t.getLocation();
     pp.Lex(t);
@@ -64,14 +61,13 @@ class CcoPragmaHandler : public clang::PragmaHandler {
     while (t.isNot(tok::eod)) {
       llvm::StringRef clause = word_of(t);
       if (clause != "reads" && clause != "writes")
-        return fail(pp, t, t.getLocation(),
-                    "unknown clause '" + pp.getSpelling(t) + "' in '#pragma cco override': expected reads(...) or writes(...)");
+        return fail(pp, t, t.getLocation(), Diag::CcoUnknownClause, {pp.getSpelling(t)});
       bool& seen = clause == "reads" ? seen_reads : seen_writes;
-      if (seen) return fail(pp, t, t.getLocation(), "duplicate '" + clause.str() + "' clause in '#pragma cco override'");
+      if (seen) return fail(pp, t, t.getLocation(), Diag::CcoDuplicateClause, {clause.str()});
       seen = true;
       std::vector<OverrideItem>& items = clause == "reads" ? p.reads : p.writes;
       pp.Lex(t);
-      if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), "expected '(' after '" + clause.str() + "'");
+      if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), Diag::CcoExpectedLParen, {clause.str()});
       pp.Lex(t);
       while (t.isNot(tok::r_paren)) {
         OverrideItem item;
@@ -82,19 +78,18 @@ class CcoPragmaHandler : public clang::PragmaHandler {
           std::string digits = pp.getSpelling(t);
           int n = 0;
           if (llvm::StringRef(digits).getAsInteger(10, n) || n < 1)
-            return fail(pp, t, t.getLocation(), "expected a parameter position (1, 2, ...), got '" + digits + "'");
+            return fail(pp, t, t.getLocation(), Diag::CcoBadPosition, {digits});
           item.position = n;
         } else {
-          return fail(pp, t, t.getLocation(),
-                      "expected a parameter name, a parameter position or a global variable in '" + clause.str() + "(...)'");
+          return fail(pp, t, t.getLocation(), Diag::CcoBadItem, {clause.str()});
         }
         items.push_back(item);
         pp.Lex(t);
         if (t.is(tok::comma)) {
           pp.Lex(t);
-          if (t.is(tok::r_paren)) return fail(pp, t, t.getLocation(), "expected an item after ','");
+          if (t.is(tok::r_paren)) return fail(pp, t, t.getLocation(), Diag::CcoExpectedItem);
         } else if (t.isNot(tok::r_paren)) {
-          return fail(pp, t, t.getLocation(), "expected ',' or ')' in '" + clause.str() + "(...)'");
+          return fail(pp, t, t.getLocation(), Diag::CcoExpectedCommaOrRParen, {clause.str()});
         }
       }
       pp.Lex(t);
@@ -106,13 +101,13 @@ class CcoPragmaHandler : public clang::PragmaHandler {
   // private(ITEM, ...) with ITEM `name` or `name[lo:len]`; on return `t` is the ')'.
   bool parse_private(clang::Preprocessor& pp, Token& t, CcoPragma& p) {
     pp.Lex(t);
-    if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), "expected '(' after 'private'"), false;
+    if (t.isNot(tok::l_paren)) return fail(pp, t, t.getLocation(), Diag::CcoExpectedLParen, {"private"}), false;
     pp.Lex(t);
     while (true) {
       PrivateItem item;
       item.loc = t.getLocation();
       if (t.isNot(tok::identifier))
-        return fail(pp, t, t.getLocation(), "expected a variable name in 'private(...)'"), false;
+        return fail(pp, t, t.getLocation(), Diag::CcoExpectedVariable), false;
       item.name = word_of(t).str();
       pp.Lex(t);
       if (t.is(tok::l_square)) {
@@ -121,7 +116,7 @@ class CcoPragmaHandler : public clang::PragmaHandler {
         std::string* into = &item.lo;
         int depth = 0;
         for (pp.Lex(t);; pp.Lex(t)) {
-          if (t.is(tok::eod)) return fail(pp, t, t.getLocation(), "expected ']' in 'private(...)'"), false;
+          if (t.is(tok::eod)) return fail(pp, t, t.getLocation(), Diag::CcoExpectedRSquare), false;
           if (depth == 0 && t.is(tok::colon) && into == &item.lo) {
             into = &item.len;
             continue;
@@ -132,18 +127,23 @@ class CcoPragmaHandler : public clang::PragmaHandler {
           *into += (into->empty() ? "" : " ") + pp.getSpelling(t);
         }
         if (into != &item.len || item.len.empty())
-          return fail(pp, t, item.loc, "expected a section 'name[lower:length]' in 'private(...)'"), false;
+          return fail(pp, t, item.loc, Diag::CcoExpectedSection), false;
         if (item.lo.empty()) item.lo = "0";
         pp.Lex(t);
       }
       p.privates.push_back(item);
       if (t.is(tok::r_paren)) return true;
-      if (t.isNot(tok::comma)) return fail(pp, t, t.getLocation(), "expected ',' or ')' in 'private(...)'"), false;
+      if (t.isNot(tok::comma)) return fail(pp, t, t.getLocation(), Diag::CcoExpectedCommaOrRParen, {"private"}), false;
       pp.Lex(t);
     }
   }
-  void fail(clang::Preprocessor& pp, Token& t, clang::SourceLocation loc, const std::string& text) {
-    error(pp, loc, text);
+  // Reports `id` (its arguments in order) and skips the rest of the pragma.
+  void fail(clang::Preprocessor& pp, Token& t, clang::SourceLocation loc, Diag id,
+            std::initializer_list<std::string> args = {}) {
+    {
+      clang::DiagnosticBuilder b = translate::report(pp.getDiagnostics(), loc, id);
+      for (const std::string& a : args) b << a;
+    }
     ++out_.errors;
     while (t.isNot(tok::eod)) pp.Lex(t);
   }
