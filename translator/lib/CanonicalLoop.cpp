@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/StmtCXX.h"
 
 namespace tucana::translate {
 
@@ -17,6 +18,18 @@ const VarDecl* var_of(const Expr* e) {
   return nullptr;
 }
 }  // namespace
+
+bool is_loop(const Stmt* s) {
+  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+}
+
+const Stmt* loop_body(const Stmt* s) {
+  if (const auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
+  if (const auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
+  if (const auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
+  return nullptr;
+}
 
 bool parse_canonical_loop(const ForStmt* f, const ASTContext& ctx, CanonicalLoop& out, std::string& why,
                           SourceLocation& where) {

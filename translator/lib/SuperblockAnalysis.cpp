@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "tucana/translate/CanonicalLoop.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/LeavingFlow.h"
 #include "tucana/translate/MpiCalls.h"
@@ -20,18 +21,6 @@ namespace tucana::translate {
 namespace {
 
 using namespace clang;
-
-bool is_loop(const Stmt* s) {
-  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
-}
-
-const Stmt* loop_body(const Stmt* s) {
-  if (const auto* f = dyn_cast<ForStmt>(s)) return f->getBody();
-  if (const auto* w = dyn_cast<WhileStmt>(s)) return w->getBody();
-  if (const auto* d = dyn_cast<DoStmt>(s)) return d->getBody();
-  if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) return r->getBody();
-  return nullptr;
-}
 
 // Control flow that would leave a region (LeavingFlow).
 class ControlFlowVisitor : public LeavingFlow<ControlFlowVisitor> {

@@ -27,10 +27,6 @@ void error(ASTContext& ctx, SourceLocation loc, Diag id, std::initializer_list<s
   for (const std::string& a : args) b << a;
 }
 
-bool is_loop(const Stmt* s) {
-  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
-}
-
 struct CallSite {
   const CallExpr* call;
   const Stmt* loop;  // innermost, or null

@@ -3,8 +3,8 @@
 // compiler-assisted overlapping of the seed paper (Sec. III-IV).
 //
 //   Pragmas.cpp   #pragma cco do | ignore | override, recorded by the preprocessor
-//   MpiComm.cpp   which MPI calls communicate, and which arguments are buffers
 //   Analysis.cpp  read/write sets per statement, dependences per loop, verdicts
+//   Inline.cpp    a callee holding the loop's communication, inlined for rewrite
 //   Rewrite.cpp   the pipelined loop (pure MPI) or Tucana annotations
 //   Action.cpp    the Clang front-end action that runs them
 #pragma once
@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Preprocessor.h"
 #include "tucana/translate/EditSet.h"
+#include "tucana/translate/MpiCalls.h"
 #include "clang/Tooling/Tooling.h"
 
 namespace tucana::cco {
@@ -68,32 +69,15 @@ struct PragmaList {
 void register_cco_pragmas(clang::Preprocessor& pp, PragmaList& out);
 
 // ---------------------------------------------------------------- MPI calls
-enum class SizeKind { None, One, TimesSize, V };
-
-// A buffer argument of a communication call: `buf` is the argument index of
-// the buffer; its byte size is count*extent(type) (One), times the
-// communicator size (TimesSize) or the span of counts[]/displs[] (V).
-struct BufferArg {
-  int buf = -1, count = -1, type = -1, displs = -1;
-  SizeKind size = SizeKind::None;
-  bool read = false, written = false;
-};
-
-struct CommSpec {
-  const char* name = nullptr;
-  const char* nonblocking = nullptr;  // the MPI-3 counterpart; nullptr for posts/waits
-  bool collective = false;
-  bool rooted = false;  // Reduce/Gather/Scatter/Bcast: buffers matter at some ranks only
-  bool post = false;    // Isend/Irecv...: a post of a pair completed by a Wait
-  bool wait = false;    // Wait/Waitall
-  int comm = -1, status = -1, request = -1;
-  std::vector<BufferArg> buffers;
-  std::vector<int> read_arrays;  // count/displacement arrays, read until completion
-};
+// The argument roles of the calls that communicate are the translator's
+// table (MpiCalls.def, TUCANA_MPI_ARGS rows).
+using SizeKind = translate::MpiSize;
+using BufferArg = translate::MpiBufferArg;
+using CommSpec = translate::MpiCallArgs;
 
 // The communication calls the analysis knows (blocking ones with a
 // non-blocking counterpart, posts and waits); nullptr for others.
-const CommSpec* find_comm(llvm::StringRef name);
+inline const CommSpec* find_comm(llvm::StringRef name) { return translate::mpi_call_args(name); }
 
 // ---------------------------------------------------------------- analysis
 enum class Verdict { Safe, Unsafe, Unsupported };

@@ -10,7 +10,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/StmtCXX.h"
+#include "tucana/translate/CanonicalLoop.h"
 #include "tucana/cco/Cco.h"
 
 namespace tucana::cco {
@@ -78,14 +78,9 @@ bool is_message_order(const Obj& o);
 // Whether `e` is MPI_IN_PLACE (as spelled: a macro of the MPI library).
 bool is_in_place(const clang::Expr* e, clang::ASTContext& ctx);
 
-// The body of a for, while, do or range-for loop; nullptr for other statements.
-inline const clang::Stmt* loop_body(const clang::Stmt* s) {
-  if (auto* f = llvm::dyn_cast<clang::ForStmt>(s)) return f->getBody();
-  if (auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) return w->getBody();
-  if (auto* d = llvm::dyn_cast<clang::DoStmt>(s)) return d->getBody();
-  if (auto* r = llvm::dyn_cast<clang::CXXForRangeStmt>(s)) return r->getBody();
-  return nullptr;
-}
+// The loop helpers are the translator's (CanonicalLoop.h).
+using translate::is_loop;
+using translate::loop_body;
 
 // The statement of a call at top level: `MPI_X(...);` or `rc = MPI_X(...);`.
 const clang::CallExpr* top_level_call(const clang::Stmt* s);

@@ -12,6 +12,11 @@
 
 namespace tucana::translate {
 
+// Whether `s` is a for, while, do or range-for loop, and its body (nullptr
+// for other statements).
+bool is_loop(const clang::Stmt* s);
+const clang::Stmt* loop_body(const clang::Stmt* s);
+
 struct CanonicalLoop {
   const clang::VarDecl* var = nullptr;
   std::string op;   // with i on the left

@@ -2,6 +2,8 @@
 // runtime's function list with a role per function).
 #pragma once
 
+#include <vector>
+
 #include "llvm/ADT/StringRef.h"
 
 namespace tucana::translate {
@@ -27,5 +29,37 @@ struct MpiCallInfo {
 // The role of `name` (an MPI_ function); `known` is false for a name the
 // table does not have (then: Local).
 MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known = nullptr);
+
+// ---------------------------------------------------------------- arguments
+// The argument roles of the calls that communicate (TUCANA_MPI_ARGS rows of
+// MpiCalls.def), for tucana-cco.
+
+enum class MpiSize { None, One, TimesSize, V };
+
+// A buffer argument: `buf` is its position; its byte size is
+// count x extent(type) (One), times the communicator size (TimesSize), the
+// span of counts[]/displs[] (V, `displs` their position) or unknown (None).
+struct MpiBufferArg {
+  int buf = -1, count = -1, type = -1, displs = -1;
+  MpiSize size = MpiSize::None;
+  bool read = false, written = false;
+};
+
+struct MpiCallArgs {
+  const char* name = nullptr;
+  const char* nonblocking = nullptr;   // the MPI-3 counterpart; nullptr for posts and waits
+  const char* nonblocking2 = nullptr;  // a second one (MPI_Sendrecv: MPI_Irecv)
+  bool collective = false;
+  bool rooted = false;  // Reduce/Gather/Scatter/Bcast: buffers matter at some ranks only
+  bool post = false;    // Isend/Irecv...: a post completed by a wait
+  bool wait = false;    // Wait/Waitall
+  int comm = -1, status = -1, request = -1;
+  std::vector<MpiBufferArg> buffers;
+  std::vector<int> read_arrays;  // count/displacement arrays, read until completion
+};
+
+// The argument roles of `name`; nullptr for a call that does not communicate
+// (or that the table does not describe).
+const MpiCallArgs* mpi_call_args(llvm::StringRef name);
 
 }  // namespace tucana::translate
