@@ -18,6 +18,7 @@ int labelled __asm__("my_label");
 // CHECK-DAG: [[FILE]]:[[@LINE+1]]:5: warning: 'placed' is not privatized (one copy is shared by all subranks of a process): it has a section attribute of its own
 int placed __attribute__((section("my_section")));
 #define DECLARE(name) int name
+#define PASTED(tail) se##tail
 // CHECK-DAG: [[FILE]]:[[@LINE+1]]:9: warning: 'from_macro' is not privatized (one copy is shared by all subranks of a process): its declaration comes from a macro
 DECLARE(from_macro);
 
@@ -32,6 +33,11 @@ int main(int argc, char **argv) {
   BUMP_SEEN();
   // OUT: {{^}}  TUCANA_PRIV(seen) += read_seen();
   seen += read_seen();
+  // A name made by pasting tokens has no text of its own to rewrite (it
+  // used to be left as it was with no word).
+  // OUT: {{^}}  PASTED(en)++;
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:3: warning: 'seen' is privatized, but this use is a name made by token pasting (##) in a macro, which tucanacc cannot rewrite: it reads the copy shared by all subranks; write the name out or pass it to the macro whole
+  PASTED(en)++;
   MPI_Finalize();
   return 0;
 }

@@ -275,7 +275,9 @@ std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr*
     b = sm_.getSpellingLoc(b);
     end = sm_.getSpellingLoc(end);
   }
-  if (!sm_.isInMainFile(b) || !sm_.isInMainFile(end)) return std::nullopt;
+  // (isInMainFile() also holds for the scratch space of a pasted token:
+  // compare the buffers themselves.)
+  if (sm_.getFileID(b) != sm_.getMainFileID() || sm_.getFileID(end) != sm_.getMainFileID()) return std::nullopt;
   unsigned from = offset(b);
   unsigned to = offset(Lexer::getLocForEndOfToken(end, 0, sm_, lo_));
   if (to <= from) return std::nullopt;
@@ -350,8 +352,13 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
   if (!in_initializer && unevaluated_or_constant_context(e)) return std::nullopt;
   auto range = written_range(e);
   if (!range) {
-    warn(e->getLocation(), Diag::UseNotPrivatized, v,
-         "this use comes from a macro defined in a header, which tucanacc does not rewrite");
+    if (sm_.isWrittenInScratchSpace(sm_.getSpellingLoc(e->getLocation())))
+      warn(e->getLocation(), Diag::UseNotPrivatized, v,
+           "this use is a name made by token pasting (##) in a macro, which tucanacc cannot rewrite: it reads the "
+           "copy shared by all subranks; write the name out or pass it to the macro whole");
+    else
+      warn(e->getLocation(), Diag::UseNotPrivatized, v,
+           "this use comes from a macro defined in a header, which tucanacc does not rewrite");
     return std::nullopt;
   }
   std::string written =
