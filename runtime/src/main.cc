@@ -9,6 +9,10 @@
 #include "mpi/runtime.h"
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
+// The OMPT tool (omp/ompt.cc): nothing in a program refers to it, so this
+// reference brings it into every program (libomp looks for it at its start).
+extern "C" void tucana_omp_tool_anchor(void);
+__attribute__((used)) static void (*const keep_omp_tool)(void) = &tucana_omp_tool_anchor;
 
 extern "C" int __wrap_main(int argc, char** argv, char** envp) {
   return tucana::mpi::Runtime::run(argc, argv, envp, &__real_main);

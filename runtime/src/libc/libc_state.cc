@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "mpi/runtime.h"
+#include "omp/threads.h"
 
 namespace tucana::libc {
 
@@ -40,6 +41,9 @@ std::int32_t RandomState::next() {
 
 State& current_state() {
   mpi::Subrank* s = mpi::current_subrank();
+  // A thread the subrank started (OpenMP, pthread_create) shares its state,
+  // which the subrank created before starting it (omp::capture).
+  if (!s) s = omp::thread_subrank();
   if (!s) {
     // Never destroyed: exit handlers and the program's threads may still
     // use it while static objects are being destroyed.

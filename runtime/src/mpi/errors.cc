@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sync/mutex.h"
+#include "omp/threads.h"
 #include "tasks/task.h"
 
 namespace tucana::mpi {
@@ -175,6 +176,16 @@ void fatal(const char* fmt, ...) {
 
 Subrank* enter(const char* call, bool before_init_ok) {
   Subrank* me = current_subrank();
+  if (!me && omp::thread_subrank())
+    fatal("%s called by an OpenMP thread or a thread that subrank %d started: Tucana gives "
+          "MPI_THREAD_FUNNELED, only the subrank's own thread may call MPI (docs/privatization.md, "
+          "\"OpenMP and threads inside a subrank\")",
+          call, omp::thread_subrank()->world);
+  if (me && omp::region_depth() > 0)
+    fatal("%s called by subrank %d inside an OpenMP parallel region: Tucana runs a subrank's MPI "
+          "calls between its parallel regions, not inside one (its fiber cannot leave the worker "
+          "while its team runs; docs/privatization.md, \"OpenMP and threads inside a subrank\")",
+          call, me->world);
   if (!me)
     fatal("%s called outside a subrank (from a thread the program created, a static "
           "constructor, or an atexit handler); Tucana runs MPI calls only in the program's main "
