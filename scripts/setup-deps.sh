@@ -12,6 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config binutils
           libboost-context-dev libhwloc-dev
           libgtest-dev libbenchmark-dev
           clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev llvm-16-tools python3
+          libomp-16-dev
           libopenblas-dev iproute2 util-linux gdb)
 for arg in "$@"; do
   case "$arg" in
