@@ -88,8 +88,8 @@ ompt_start_tool_result_t g_tool = {&initialize, &finalize, {0}};
 
 }  // namespace
 
-// Found by libomp in the executable (exported: the wrappers' link gives
-// -Wl,--export-dynamic-symbol=ompt_start_tool when needed; see tucanacc).
+// Found by libomp in the executable: the linker exports it to the dynamic
+// symbol table because libomp.so, in the link, defines it too (weakly).
 extern "C" __attribute__((visibility("default"), used)) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int /*omp_version*/, const char* /*runtime_version*/) {
   return &g_tool;
