@@ -43,8 +43,16 @@ const std::map<std::string, std::string>& libc_variables() {
   return m;
 }
 
-// How a variable is treated.
-enum class Treatment { Private, MaybePrivate, Shared };
+// A pointer to an object (whose value can be the address of a variable).
+bool is_object_pointer(QualType t) {
+  return t->isPointerType() && !t->getPointeeType()->isFunctionType();
+}
+
+// How a variable is treated. ImageAddress: a constant pointer (shared, it
+// cannot be written) whose value may be the address of a privatized
+// variable's image: each read adds the running subrank's delta when it
+// points into the image.
+enum class Treatment { Private, MaybePrivate, ImageAddress, Shared };
 
 class Analyzer : public RecursiveASTVisitor<Analyzer> {
  public:
@@ -62,6 +70,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitVarDecl(VarDecl* v);
   bool VisitDeclRefExpr(DeclRefExpr* e);
+  bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
@@ -78,6 +87,16 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool marked_shared(const VarDecl* v) const;
   std::optional<std::string> cannot_privatize(const VarDecl* def) const;
   bool is_dynamic(const VarDecl* v) const;
+  // Whether `init` names a privatized variable or a privatized compound
+  // literal (after pass 1, when they are known).
+  bool names_private(const Expr* init);
+  // Constants of the main file whose initializers take privatized
+  // addresses: a pointer is read with the subrank's delta added
+  // (ImageAddress), anything else is warned about.
+  void constants_with_private_addresses();
+  // File-scope compound literals of the main file that become privatized
+  // variables (C); the others are warned about.
+  void file_scope_literals();
   // The type of `v` written so that it means the same at namespace scope;
   // empty when it cannot be (a local class).
   std::string hoisted_type(const VarDecl* v) const;
@@ -114,6 +133,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   DiagnosticsEngine& diags_;
   std::vector<const Annotation*> shared_pragmas_;
   std::vector<const VarDecl*> candidates_;          // definitions in the main file, in order
+  std::vector<const VarDecl*> constants_;           // constant definitions in the main file with initializers
+  std::vector<const CompoundLiteralExpr*> file_literals_;  // file-scope compound literals of the main file
+  std::map<unsigned, std::string> literal_names_;   // privatized literals by offset
   std::map<const VarDecl*, Treatment> treatments_;  // by canonical declaration
   std::map<const VarDecl*, std::size_t> private_index_;
   std::set<std::pair<const VarDecl*, std::string>> warned_;
@@ -216,6 +238,12 @@ Treatment Analyzer::treatment(const VarDecl* v) {
   auto it = treatments_.find(canon);
   if (it != treatments_.end()) return it->second;
   Treatment t = Treatment::Shared;
+  // A constant pointer defined in another file may hold a privatized
+  // address: its reads are adjusted when they point into the image.
+  if (v->hasGlobalStorage() && !isa<ParmVarDecl>(v) && (v->getType().isConstant(ctx_) || v->isConstexpr()) &&
+      !definition_of(v) && v->hasExternalStorage() && is_object_pointer(v->getType()) &&
+      !sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation())) && !marked_shared(v))
+    t = Treatment::ImageAddress;
   if (v->hasGlobalStorage() && !v->getType().isConstant(ctx_) && !v->isConstexpr() && !isa<ParmVarDecl>(v)) {
     const VarDecl* def = definition_of(v);
     if (def) {
@@ -237,8 +265,11 @@ bool Analyzer::VisitVarDecl(VarDecl* v) {
   if (!in_main(v->getLocation())) return true;
   // A definition (or a C tentative definition) written in the main file.
   if (v->isThisDeclarationADefinition() == VarDecl::DeclarationOnly) return true;
-  if (v->getType().isConstant(ctx_) && !is_dynamic(v)) return true;  // constants stay shared
-  if (v->isConstexpr()) return true;
+  if ((v->getType().isConstant(ctx_) && !is_dynamic(v)) || v->isConstexpr()) {
+    // Constants stay shared (unless they hold privatized addresses).
+    if (v->hasInit()) constants_.push_back(v);
+    return true;
+  }
   candidates_.push_back(v);
   return true;
 }
@@ -252,8 +283,13 @@ bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
     auto parents = ctx_.getParents(node);
     if (parents.empty()) return false;
     const DynTypedNode& p = parents[0];
+    // The size of a variable-length array is evaluated (at its declaration,
+    // in sizeof(T[n]), in typeof(T[n])) whatever holds the type.
+    if (const auto* tl = p.get<TypeLoc>()) {
+      if (auto vla = tl->getAs<VariableArrayTypeLoc>(); vla && node.get<Stmt>() == vla.getSizeExpr()) return false;
+      return true;  // typeof(expr), decltype(expr)
+    }
     if (p.get<UnaryExprOrTypeTraitExpr>()) return true;
-    if (p.get<TypeLoc>()) return true;  // typeof(expr), decltype(expr)
     if (const auto* vd = p.get<VarDecl>()) return vd->hasGlobalStorage();
     if (p.get<FunctionDecl>() || p.get<TranslationUnitDecl>()) return false;
     // A case label's value is a constant; the statement after the label is
@@ -302,6 +338,91 @@ std::optional<PrivateUse> Analyzer::use_at(const Expr* e, std::string replacemen
   return PrivateUse{range->first, range->second, std::move(replacement)};
 }
 
+bool Analyzer::VisitCompoundLiteralExpr(CompoundLiteralExpr* e) {
+  // Pass 1: outside functions a compound literal is an object of static
+  // storage duration (C; in C++ it is a temporary).
+  if (finding_uses_ || !e->isFileScope() || lo_.CPlusPlus || e->getType().isConstant(ctx_)) return true;
+  if (in_main(e->getBeginLoc())) file_literals_.push_back(e);
+  return true;
+}
+
+bool Analyzer::names_private(const Expr* init) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    Analyzer& a;
+    bool found = false;
+    explicit Finder(Analyzer& an) : a(an) {}
+    bool VisitDeclRefExpr(DeclRefExpr* e) {
+      if (const auto* v = dyn_cast<VarDecl>(e->getDecl()); v && v->hasGlobalStorage() && a.treatment(v) != Treatment::Shared)
+        found = true;
+      return !found;
+    }
+    bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e) {
+      if (a.literal_names_.count(a.offset(a.sm_.getExpansionLoc(e->getBeginLoc())))) found = true;
+      return !found;
+    }
+  } finder(*this);
+  finder.TraverseStmt(const_cast<Expr*>(init));
+  return finder.found;
+}
+
+void Analyzer::constants_with_private_addresses() {
+  for (const VarDecl* c : constants_) {
+    if (marked_shared(c) || !names_private(c->getInit())) continue;
+    if (is_object_pointer(c->getType()) && !c->getType()->isReferenceType()) {
+      treatments_[c->getCanonicalDecl()] = Treatment::ImageAddress;
+      continue;
+    }
+    warn(c->getLocation(), Diag::VariableNotPrivatized, c,
+         "it is a constant whose initializer takes the address of a privatized variable, so it holds the address "
+         "of the copy that no subrank uses; remove 'const' (it is then privatized, its initializer recomputed "
+         "for each subrank)");
+  }
+}
+
+void Analyzer::file_scope_literals() {
+  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  for (const CompoundLiteralExpr* e : file_literals_) {
+    std::string shown = "compound literal";
+    auto range = written_range(e);
+    const InitListExpr* init = dyn_cast_or_null<InitListExpr>(e->getInitializer());
+    // (a pair, not an optional: GCC 12 warns that one might be read uninitialized)
+    std::pair<unsigned, unsigned> init_range{0, 0};
+    if (init) init_range = written_range(init).value_or(init_range);
+    // The declaration at file scope that holds it.
+    const VarDecl* holder = nullptr;
+    DynTypedNode node = DynTypedNode::create(*e);
+    for (int depth = 0; depth < 64 && !holder; ++depth) {
+      auto parents = ctx_.getParents(node);
+      if (parents.empty()) break;
+      holder = parents[0].get<VarDecl>();
+      node = parents[0];
+    }
+    std::string why;
+    if (!range || init_range.second == 0 || e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID())
+      why = "it is written in a macro, which tucanacc does not rewrite";
+    else if (!holder || !holder->getDeclContext()->isFileContext())
+      why = "it is not in the initializer of a variable";
+    else if (names_private(init))
+      why = "its initializer takes the address of a privatized variable";
+    if (range) shown = text.substr(range->first, std::min(range->second - range->first, 40u)).str();
+    if (!why.empty()) {
+      if (warned_at_.insert({offset(sm_.getExpansionLoc(e->getBeginLoc())), why}).second)
+        report(diags_, e->getBeginLoc(), Diag::VariableNotPrivatized)
+            << shown << why + "; define a variable for it and take its address";
+      continue;
+    }
+    PrivateLiteral lit;
+    lit.begin = range->first;
+    lit.end = range->second;
+    lit.hoist_at = offset(sm_.getExpansionLoc(holder->getOuterLocStart()));
+    lit.name = "tucana_literal_" + std::to_string(lit.begin);
+    lit.literal_text = text.substr(lit.begin, lit.end - lit.begin).str();
+    lit.init_text = text.substr(init_range.first, init_range.second - init_range.first).str();
+    literal_names_[lit.begin] = lit.name;
+    plan_.literals.push_back(lit);
+  }
+}
+
 bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
   if (!finding_uses_) return true;
   if (std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/false))
@@ -340,6 +461,24 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
     return use_at(e, it->second);
   }
   Treatment t = treatment(v);
+  if (t == Treatment::ImageAddress) {
+    if (!in_initializer && unevaluated_or_constant_context(e)) return std::nullopt;
+    auto parents = ctx_.getParents(*e);
+    const auto* cast = parents.empty() ? nullptr : parents[0].get<ImplicitCastExpr>();
+    auto range = written_range(e);
+    if (!cast || cast->getCastKind() != CK_LValueToRValue || !range) {
+      warn(e->getLocation(), Diag::VariableNotPrivatized, v,
+           range ? "it is a constant pointer that may hold the address of a privatized variable, and this use is "
+                   "not a read of its value (its address is taken or a reference bound to it); remove 'const'"
+                 : "it is a constant pointer that may hold the address of a privatized variable, and this use "
+                   "comes from a macro defined in a header, which tucanacc does not rewrite");
+      return std::nullopt;
+    }
+    std::string written =
+        sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
+    return PrivateUse{range->first, range->second,
+                      "((__typeof__(" + written + "))tucana_priv_extern(" + written + "))"};
+  }
   if (t == Treatment::Shared) {
     const VarDecl* def = definition_of(v);
     if (def && !in_main(def->getLocation()) && !sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation())) &&
@@ -382,7 +521,9 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
 std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned to, bool* names_private) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const DeclRefExpr*> refs;
+    std::vector<const CompoundLiteralExpr*> literals;
     bool VisitDeclRefExpr(DeclRefExpr* e) { return refs.push_back(e), true; }
+    bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e) { return literals.push_back(e), true; }
   } finder;
   finder.TraverseStmt(const_cast<Expr*>(init));
   if (names_private) *names_private = false;
@@ -393,6 +534,16 @@ std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned t
     edits.emplace(u->begin, *u);
     if (const auto* v = dyn_cast<VarDecl>(e->getDecl()); names_private && v && treatment(v) != Treatment::Shared)
       *names_private = true;
+  }
+  for (const CompoundLiteralExpr* e : finder.literals) {
+    auto it = literal_names_.find(offset(sm_.getExpansionLoc(e->getBeginLoc())));
+    if (it == literal_names_.end()) continue;
+    const PrivateLiteral& lit =
+        *std::find_if(plan_.literals.begin(), plan_.literals.end(), [&](const PrivateLiteral& l) { return l.begin == it->first; });
+    if (lit.begin < from || lit.end > to) continue;
+    // Literals hold no privatized uses (those are refused): no overlap.
+    edits.emplace(lit.begin, PrivateUse{lit.begin, lit.end, "TUCANA_PRIV(" + lit.name + ")"});
+    if (names_private) *names_private = true;
   }
   llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
   std::string out;
@@ -449,7 +600,10 @@ PrivatizationPlan Analyzer::run() {
     if (private_index_.count(canon)) {  // another definition of the same variable (C tentative)
       continue;
     }
-    if (marked_shared(v)) continue;
+    if (marked_shared(v)) {
+      plan_.shared_names.push_back(v->isStaticLocal() ? v->getName().str() : name_of(v));
+      continue;
+    }
     if (auto why = cannot_privatize(v)) {
       warn(v->getLocation(), Diag::VariableNotPrivatized, v, *why);
       treatments_[canon] = Treatment::Shared;
@@ -514,9 +668,14 @@ PrivatizationPlan Analyzer::run() {
     private_index_[canon] = plan_.vars.size();
     plan_.vars.push_back(pv);
   }
+  file_scope_literals();
+  constants_with_private_addresses();
   // Pass 2: the uses (now that the private variables are known).
   finding_uses_ = true;
   TraverseDecl(tu);
+  // A privatized literal's text becomes its name (in a static initializer,
+  // which stays constant: the image's literal; reinit gives the subrank's).
+  for (const PrivateLiteral& l : plan_.literals) uses_.emplace(l.begin, PrivateUse{l.begin, l.end, l.name});
   // Static initializers that name privatized variables: recomputed per subrank.
   for (PrivateVar& pv : plan_.vars) {
     if (pv.dynamic || !pv.decl->hasInit()) continue;

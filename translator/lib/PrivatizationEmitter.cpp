@@ -132,12 +132,21 @@ void Emitter::dynamic_local(const PrivateVar& pv) {
   edits_.replace(begin, pv.semicolon + 1 - begin, s);
 }
 
+unsigned sm_end(ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  return sm.getBufferData(sm.getMainFileID()).size();
+}
+
 }  // namespace
 
 void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, EditSet& out) {
   if (plan.empty()) return;
   Emitter e(ctx, out);
   for (std::size_t i = 0; i < plan.vars.size(); ++i) e.variable(plan.vars[i], static_cast<int>(i));
+  for (const PrivateLiteral& l : plan.literals)
+    out.insert(l.hoist_at, 1,
+               "/* tucana: a compound literal, per subrank */ static __typeof__(" + l.literal_text + ") " + l.name +
+                   " TUCANA_PRIVATE = " + l.init_text + "; ");
   for (std::size_t i = 0; i < plan.uses.size(); ++i) {
     const PrivateUse& u = plan.uses[i];
     assert(u.begin < u.end && !u.replacement.empty() && "a privatized use with no text");
@@ -146,6 +155,14 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, EditSet&
   }
   for (auto [b, end] : plan.shared_pragmas)
     out.replace(b, end - b, "/* tucana: shared by the subranks of a process (#pragma tucana shared) */");
+  if (!plan.shared_names.empty()) {
+    std::string names;
+    for (const std::string& n : plan.shared_names) names += n + "\\0";
+    unsigned end = sm_end(ctx);
+    out.insert(end, 10,
+               "\nstatic const char tucana_names_marked_shared[] __attribute__((section(\"tucana_shared_names\"), used)) = \"" +
+                   names + "\";\n");
+  }
   for (auto [b, end] : plan.tls_keywords) out.replace(b, end - b, "/* tucana: one per subrank, not per thread */");
   // Before everything (it only needs <stddef.h>, so feature-test macros
   // defined later in the file still work).

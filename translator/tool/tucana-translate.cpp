@@ -68,6 +68,11 @@ int main(int argc, const char** argv) {
            argv[0], reinterpret_cast<void*>(&fail), TUCANA_TRANSLATE_INCLUDE_DIRS))
     extra.push_back("-I" + d);
   extra.push_back("-resource-dir=" TUCANA_CLANG_RESOURCE_DIR);
+  // What GCC 12 only warns about, Clang 16 must not refuse: a file it
+  // refused would not be translated (and its globals not privatized).
+  for (const char* w : {"implicit-function-declaration", "implicit-int", "int-conversion",
+                        "incompatible-function-pointer-types", "incompatible-pointer-types", "return-type"})
+    extra.push_back(std::string("-Wno-error=") + w);
   tool.appendArgumentsAdjuster(
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
 

@@ -59,14 +59,30 @@ struct PrivateUse {
   std::string replacement;
 };
 
+// A compound literal at file scope (C): an object of static storage
+// duration with no name. It becomes a privatized variable `name`, defined at
+// `hoist_at` (before the declaration that holds it) with the literal's type
+// and initializer; the literal's text [begin, end) becomes the name.
+struct PrivateLiteral {
+  unsigned begin = 0, end = 0, hoist_at = 0;
+  std::string name;
+  std::string literal_text;  // (T){...} as written
+  std::string init_text;     // {...} as written
+};
+
 struct PrivatizationPlan {
   std::vector<PrivateVar> vars;
+  std::vector<PrivateLiteral> literals;
   std::vector<PrivateUse> uses;  // sorted by offset, no two overlapping
   // thread_local / __thread / _Thread_local keywords to remove: [begin, end).
   std::vector<std::pair<unsigned, unsigned>> tls_keywords;
   // '#pragma tucana shared' lines [begin, end): they become comments.
   std::vector<std::pair<unsigned, unsigned>> shared_pragmas;
-  bool empty() const { return vars.empty() && uses.empty() && shared_pragmas.empty(); }
+  // Variables marked '#pragma tucana shared': their names go into the
+  // object's section tucana_shared_names, so that tucanacc does not list
+  // them at the link as shared by mistake.
+  std::vector<std::string> shared_names;
+  bool empty() const { return vars.empty() && literals.empty() && uses.empty() && shared_pragmas.empty(); }
 };
 
 // Finds what to privatize in the main file of `ctx`. Variables that cannot be
