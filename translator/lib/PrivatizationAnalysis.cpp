@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/Privatization.h"
@@ -56,11 +57,11 @@ enum class Treatment { Private, MaybePrivate, ImageAddress, Shared };
 
 class Analyzer : public RecursiveASTVisitor<Analyzer> {
  public:
-  Analyzer(ASTContext& ctx, const AnnotationList& annotations)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), diags_(ctx.getDiagnostics()) {
+  Analyzer(ASTContext& ctx, const AnnotationList& annotations, const PrivatizationOptions& options)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), diags_(ctx.getDiagnostics()),
+        options_(options) {
     for (const Annotation& a : annotations.all())
-      if (a.kind == AnnotationKind::Shared && !a.broken && sm_.isInMainFile(sm_.getExpansionLoc(a.hash_loc)))
-        shared_pragmas_.push_back(&a);
+      if (a.kind == AnnotationKind::Shared && !a.broken && in_main(a.hash_loc)) shared_pragmas_.push_back(&a);
   }
 
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -74,7 +75,15 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
-  bool in_main(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
+  // The file that `loc` is expanded in.
+  FileID file_of(SourceLocation loc) const { return sm_.getFileID(sm_.getExpansionLoc(loc)); }
+  llvm::StringRef text_of(FileID f) const { return sm_.getBufferData(f); }
+  // A file this translation rewrites: the main file, or one of the
+  // program's own headers when options_.headers.
+  bool own_file(FileID f);
+  // `loc` is expanded in a file this translation rewrites ("main" for short:
+  // before headers were rewritten, that was the main file only).
+  bool in_main(SourceLocation loc) { return loc.isValid() && own_file(file_of(loc)); }
   std::string name_of(const VarDecl* v) const { return v->getQualifiedNameAsString(); }
   void warn(SourceLocation loc, Diag id, const VarDecl* v, const std::string& why) {
     // Once per variable and reason, and once per place (a template and its
@@ -104,7 +113,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool unevaluated_or_constant_context(const Expr* e);
   // The main-file text range [begin, end) that `e` was written as; none when
   // it is spelled in a macro defined outside the main file.
-  std::optional<std::pair<unsigned, unsigned>> written_range(const Expr* e);
+  // (The file and range, in a PrivateUse with no replacement yet.)
+  std::optional<PrivateUse> written_range(const Expr* e);
   // The use `e` written as `replacement` (none when it is spelled in a
   // macro defined outside the main file).
   std::optional<PrivateUse> use_at(const Expr* e, std::string replacement);
@@ -117,7 +127,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::optional<PrivateUse> use_of(const DeclRefExpr* e, bool in_initializer);
   // The text [from, to) with the uses inside `init` rewritten; *names_private
   // tells whether one of them was a privatized variable.
-  std::string rewritten_text(const Expr* init, unsigned from, unsigned to, bool* names_private = nullptr);
+  std::string rewritten_text(const Expr* init, FileID file, unsigned from, unsigned to, bool* names_private = nullptr);
   // Offset just past `v`'s declarator (its name and the array or function
   // parts after it): where an attribute goes.
   unsigned declarator_end(const VarDecl* v) const;
@@ -131,30 +141,33 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   SourceManager& sm_;
   const LangOptions& lo_;
   DiagnosticsEngine& diags_;
+  const PrivatizationOptions& options_;
+  std::map<FileID, bool> own_files_;
   std::vector<const Annotation*> shared_pragmas_;
   std::vector<const VarDecl*> candidates_;          // definitions in the main file, in order
   std::vector<const VarDecl*> constants_;           // constant definitions in the main file with initializers
   std::vector<const CompoundLiteralExpr*> file_literals_;  // file-scope compound literals of the main file
-  std::map<unsigned, std::string> literal_names_;   // privatized literals by offset
+  std::map<std::pair<FileID, unsigned>, std::string> literal_names_;  // privatized literals by place
   std::map<const VarDecl*, Treatment> treatments_;  // by canonical declaration
   std::map<const VarDecl*, std::size_t> private_index_;
   std::set<std::pair<const VarDecl*, std::string>> warned_;
   std::set<std::pair<unsigned, std::string>> warned_at_;
-  std::map<unsigned, PrivateUse> uses_;  // by offset
+  std::map<std::pair<FileID, unsigned>, PrivateUse> uses_;  // by place
   bool finding_uses_ = false;  // pass 2
-  std::map<unsigned, int> declaration_begins_;  // variables of the main file by where their declaration begins
+  std::map<std::pair<FileID, unsigned>, int> declaration_begins_;  // variables by where their declaration begins
   PrivatizationPlan plan_;
 };
 
 bool Analyzer::marked_shared(const VarDecl* v) const {
   unsigned at = offset(sm_.getExpansionLoc(v->getBeginLoc()));
+  FileID file = file_of(v->getBeginLoc());
   const DeclContext* scope = v->getDeclContext()->getRedeclContext();
   for (const Annotation* a : shared_pragmas_) {
     unsigned p = offset(sm_.getExpansionLoc(a->end_loc));
     if (a->names.empty()) {
       // `#pragma tucana shared` alone: the declaration right after it.
-      if (p > at) continue;
-      llvm::StringRef between = sm_.getBufferData(sm_.getMainFileID()).substr(p, at - p);
+      if (p > at || file_of(a->end_loc) != file) continue;
+      llvm::StringRef between = text_of(file).substr(p, at - p);
       if (between.trim().empty()) return true;
       continue;
     }
@@ -209,8 +222,14 @@ static const VarDecl* definition_of(const VarDecl* v) {
 std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const {
   if (def->hasAttr<AsmLabelAttr>()) return std::string("it has an asm label");
   if (def->hasAttr<SectionAttr>()) return std::string("it has a section attribute of its own");
-  if (def->isTemplated() || def->getTemplateSpecializationKind() != TSK_Undeclared)
-    return std::string("it belongs to a template");
+  // (An explicit specialization, `template<> int T<double>::n = 5;`, is an
+  // ordinary definition; an instantiated one is COMDAT, which GCC does not
+  // place in a named section.)
+  if (def->isTemplated() || (def->getTemplateSpecializationKind() != TSK_Undeclared &&
+                             def->getTemplateSpecializationKind() != TSK_ExplicitSpecialization))
+    return std::string("it belongs to a template (GCC cannot place the variables a template instantiates in the "
+                       "section of privatized variables); make it a static member of a class that is not a "
+                       "template, or a global");
   if (def->getType()->isReferenceType()) return std::string("it is a reference (it would keep referring to one object)");
   if (def->getLocation().isMacroID()) return std::string("its declaration comes from a macro");
   if (def->isInline()) return std::string("it is an inline variable (GCC cannot privatize those); define it without 'inline' in one source file");
@@ -260,7 +279,7 @@ Treatment Analyzer::treatment(const VarDecl* v) {
 bool Analyzer::VisitVarDecl(VarDecl* v) {
   if (finding_uses_) return true;
   if (!isa<ParmVarDecl>(v) && in_main(v->getLocation()))
-    ++declaration_begins_[offset(sm_.getExpansionLoc(v->getBeginLoc()))];
+    ++declaration_begins_[{file_of(v->getBeginLoc()), offset(sm_.getExpansionLoc(v->getBeginLoc()))}];
   if (!v->hasGlobalStorage() || isa<ParmVarDecl>(v)) return true;
   if (!in_main(v->getLocation())) return true;
   // A definition (or a C tentative definition) written in the main file.
@@ -303,7 +322,16 @@ bool Analyzer::unevaluated_or_constant_context(const Expr* e) {
   return false;
 }
 
-std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr* e) {
+bool Analyzer::own_file(FileID f) {
+  if (f.isInvalid()) return false;
+  if (f == sm_.getMainFileID()) return true;
+  if (!options_.headers) return false;
+  auto it = own_files_.find(f);
+  if (it != own_files_.end()) return it->second;
+  return own_files_[f] = !own_header_path(sm_, f, options_.foreign_dirs).empty();
+}
+
+std::optional<PrivateUse> Analyzer::written_range(const Expr* e) {
   SourceLocation b = e->getBeginLoc(), end = e->getEndLoc();
   if (b.isMacroID() || end.isMacroID()) {
     // A name in a macro's argument is written where the macro is used; a
@@ -313,11 +341,12 @@ std::optional<std::pair<unsigned, unsigned>> Analyzer::written_range(const Expr*
   }
   // (isInMainFile() also holds for the scratch space of a pasted token:
   // compare the buffers themselves.)
-  if (sm_.getFileID(b) != sm_.getMainFileID() || sm_.getFileID(end) != sm_.getMainFileID()) return std::nullopt;
+  FileID file = sm_.getFileID(b);
+  if (sm_.getFileID(end) != file || !own_file(file)) return std::nullopt;
   unsigned from = offset(b);
   unsigned to = offset(Lexer::getLocForEndOfToken(end, 0, sm_, lo_));
   if (to <= from) return std::nullopt;
-  return std::make_pair(from, to);
+  return PrivateUse{file, from, to, ""};
 }
 
 std::optional<PrivateUse> Analyzer::errno_use(const DeclRefExpr* e) {
@@ -326,16 +355,17 @@ std::optional<PrivateUse> Analyzer::errno_use(const DeclRefExpr* e) {
   // Where the `errno` macro was invoked: written in the main file (in code,
   // a macro's argument or a macro's body defined there).
   SourceLocation at = sm_.getSpellingLoc(sm_.getImmediateExpansionRange(loc).getBegin());
-  if (!sm_.isInMainFile(at)) return std::nullopt;
+  FileID file = sm_.getFileID(at);
+  if (!own_file(file)) return std::nullopt;
   unsigned from = offset(at);
-  if (sm_.getBufferData(sm_.getMainFileID()).substr(from, 5) != "errno") return std::nullopt;
-  return PrivateUse{from, from + 5, "(*tucana_priv_errno())"};
+  if (text_of(file).substr(from, 5) != "errno") return std::nullopt;
+  return PrivateUse{file, from, from + 5, "(*tucana_priv_errno())"};
 }
 
 std::optional<PrivateUse> Analyzer::use_at(const Expr* e, std::string replacement) {
-  auto range = written_range(e);
-  if (!range) return std::nullopt;
-  return PrivateUse{range->first, range->second, std::move(replacement)};
+  std::optional<PrivateUse> range = written_range(e);
+  if (range) range->replacement = std::move(replacement);
+  return range;
 }
 
 bool Analyzer::VisitCompoundLiteralExpr(CompoundLiteralExpr* e) {
@@ -357,7 +387,8 @@ bool Analyzer::names_private(const Expr* init) {
       return !found;
     }
     bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e) {
-      if (a.literal_names_.count(a.offset(a.sm_.getExpansionLoc(e->getBeginLoc())))) found = true;
+      SourceLocation at = a.sm_.getExpansionLoc(e->getBeginLoc());
+      if (a.literal_names_.count({a.sm_.getFileID(at), a.offset(at)})) found = true;
       return !found;
     }
   } finder(*this);
@@ -380,13 +411,13 @@ void Analyzer::constants_with_private_addresses() {
 }
 
 void Analyzer::file_scope_literals() {
-  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
   for (const CompoundLiteralExpr* e : file_literals_) {
     std::string shown = "compound literal";
-    auto range = written_range(e);
+    std::optional<PrivateUse> range = written_range(e);
+    llvm::StringRef text = range ? text_of(range->file) : "";
     const InitListExpr* init = dyn_cast_or_null<InitListExpr>(e->getInitializer());
-    // (a pair, not an optional: GCC 12 warns that one might be read uninitialized)
-    std::pair<unsigned, unsigned> init_range{0, 0};
+    // (not an optional: GCC 12 warns that one might be read uninitialized)
+    PrivateUse init_range;
     if (init) init_range = written_range(init).value_or(init_range);
     // The declaration at file scope that holds it.
     const VarDecl* holder = nullptr;
@@ -398,27 +429,29 @@ void Analyzer::file_scope_literals() {
       node = parents[0];
     }
     std::string why;
-    if (!range || init_range.second == 0 || e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID())
+    if (!range || init_range.end == 0 || init_range.file != range->file || e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID())
       why = "it is written in a macro, which tucanacc does not rewrite";
-    else if (!holder || !holder->getDeclContext()->isFileContext())
+    else if (!holder || !holder->getDeclContext()->isFileContext() || file_of(holder->getOuterLocStart()) != range->file)
       why = "it is not in the initializer of a variable";
     else if (names_private(init))
       why = "its initializer takes the address of a privatized variable";
-    if (range) shown = text.substr(range->first, std::min(range->second - range->first, 40u)).str();
+    if (range) shown = text.substr(range->begin, std::min(range->end - range->begin, 40u)).str();
     if (!why.empty()) {
-      if (warned_at_.insert({offset(sm_.getExpansionLoc(e->getBeginLoc())), why}).second)
+      if (warned_at_.insert({sm_.getExpansionLoc(e->getBeginLoc()).getRawEncoding(), why}).second)
         report(diags_, e->getBeginLoc(), Diag::VariableNotPrivatized)
             << shown << why + "; define a variable for it and take its address";
       continue;
     }
     PrivateLiteral lit;
-    lit.begin = range->first;
-    lit.end = range->second;
+    lit.file = range->file;
+    lit.begin = range->begin;
+    lit.end = range->end;
     lit.hoist_at = offset(sm_.getExpansionLoc(holder->getOuterLocStart()));
     lit.name = "tucana_literal_" + std::to_string(lit.begin);
+    if (lit.file != sm_.getMainFileID()) lit.name += "_" + std::to_string(lit.file.getHashValue());
     lit.literal_text = text.substr(lit.begin, lit.end - lit.begin).str();
-    lit.init_text = text.substr(init_range.first, init_range.second - init_range.first).str();
-    literal_names_[lit.begin] = lit.name;
+    lit.init_text = text.substr(init_range.begin, init_range.end - init_range.begin).str();
+    literal_names_[{lit.file, lit.begin}] = lit.name;
     plan_.literals.push_back(lit);
   }
 }
@@ -426,7 +459,7 @@ void Analyzer::file_scope_literals() {
 bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
   if (!finding_uses_) return true;
   if (std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/false))
-    uses_.emplace(u->begin, *u);  // a macro body used many times: once
+    uses_.emplace(std::make_pair(u->file, u->begin), *u);  // a macro body used many times: once
   return true;
 }
 
@@ -435,8 +468,9 @@ bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
 std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initializer) {
   const ValueDecl* d = e->getDecl();
   if (!in_main(e->getLocation()) && !e->getLocation().isMacroID()) {
-    if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && treatment(v) == Treatment::Private &&
-                                              !sm_.isInSystemHeader(sm_.getExpansionLoc(e->getLocation())))
+    if (const auto* v = dyn_cast<VarDecl>(d);
+        v && v->hasGlobalStorage() && treatment(v) != Treatment::Shared && treatment(v) != Treatment::ImageAddress &&
+        !sm_.isInSystemHeader(sm_.getExpansionLoc(e->getLocation())))
       // Code in a header (an inline function) is not rewritten.
       warn(e->getLocation(), Diag::UseNotPrivatized, v,
            "this use is in a header, which tucanacc does not rewrite: it reads the copy shared by all subranks");
@@ -474,10 +508,9 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
                    "comes from a macro defined in a header, which tucanacc does not rewrite");
       return std::nullopt;
     }
-    std::string written =
-        sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
-    return PrivateUse{range->first, range->second,
-                      "((__typeof__(" + written + "))tucana_priv_extern(" + written + "))"};
+    std::string written = text_of(range->file).substr(range->begin, range->end - range->begin).str();
+    range->replacement = "((__typeof__(" + written + "))tucana_priv_extern(" + written + "))";
+    return range;
   }
   if (t == Treatment::Shared) {
     const VarDecl* def = definition_of(v);
@@ -500,15 +533,17 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
            "this use comes from a macro defined in a header, which tucanacc does not rewrite");
     return std::nullopt;
   }
-  std::string written =
-      sm_.getBufferData(sm_.getMainFileID()).substr(range->first, range->second - range->first).str();
-  PrivateUse use{range->first, range->second, "TUCANA_PRIV(" + written + ")"};
+  std::string written = text_of(range->file).substr(range->begin, range->end - range->begin).str();
+  PrivateUse use = *range;
+  use.replacement = "TUCANA_PRIV(" + written + ")";
   if (t == Treatment::MaybePrivate) {
     use.replacement = "TUCANA_PRIV_EXTERN(" + written + ")";
     return use;
   }
   const PrivateVar& pv = plan_.vars[private_index_.at(v->getCanonicalDecl())];
-  if (!pv.hoisted_name.empty()) {
+  if (!pv.accessor.empty()) {
+    use.replacement = "(*static_cast<" + pv.type_text + " *>(" + pv.accessor + "()))";
+  } else if (!pv.hoisted_name.empty()) {
     use.replacement = "TUCANA_PRIV(" + pv.hoisted_name + ")";
   } else if (pv.dynamic && pv.decl->isStaticLocal()) {
     std::string n = pv.decl->getName().str();
@@ -517,8 +552,8 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
   return use;
 }
 
-// The text [from, to) of the main file with the uses inside `init` rewritten.
-std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned to, bool* names_private) {
+// The text [from, to) of `file` with the uses inside `init` rewritten.
+std::string Analyzer::rewritten_text(const Expr* init, FileID file, unsigned from, unsigned to, bool* names_private) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const DeclRefExpr*> refs;
     std::vector<const CompoundLiteralExpr*> literals;
@@ -530,22 +565,24 @@ std::string Analyzer::rewritten_text(const Expr* init, unsigned from, unsigned t
   std::map<unsigned, PrivateUse> edits;  // by offset
   for (const DeclRefExpr* e : finder.refs) {
     std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/true);
-    if (!u || u->begin < from || u->end > to) continue;
+    if (!u || u->file != file || u->begin < from || u->end > to) continue;
     edits.emplace(u->begin, *u);
     if (const auto* v = dyn_cast<VarDecl>(e->getDecl()); names_private && v && treatment(v) != Treatment::Shared)
       *names_private = true;
   }
   for (const CompoundLiteralExpr* e : finder.literals) {
-    auto it = literal_names_.find(offset(sm_.getExpansionLoc(e->getBeginLoc())));
+    SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    auto it = literal_names_.find({sm_.getFileID(at), offset(at)});
     if (it == literal_names_.end()) continue;
-    const PrivateLiteral& lit =
-        *std::find_if(plan_.literals.begin(), plan_.literals.end(), [&](const PrivateLiteral& l) { return l.begin == it->first; });
-    if (lit.begin < from || lit.end > to) continue;
+    const PrivateLiteral& lit = *std::find_if(plan_.literals.begin(), plan_.literals.end(), [&](const PrivateLiteral& l) {
+      return l.file == it->first.first && l.begin == it->first.second;
+    });
+    if (lit.file != file || lit.begin < from || lit.end > to) continue;
     // Literals hold no privatized uses (those are refused): no overlap.
-    edits.emplace(lit.begin, PrivateUse{lit.begin, lit.end, "TUCANA_PRIV(" + lit.name + ")"});
+    edits.emplace(lit.begin, PrivateUse{lit.file, lit.begin, lit.end, "TUCANA_PRIV(" + lit.name + ")"});
     if (names_private) *names_private = true;
   }
-  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  llvm::StringRef text = text_of(file);
   std::string out;
   unsigned at = from;
   for (auto& [b, u] : edits) {
@@ -586,7 +623,7 @@ std::optional<unsigned> Analyzer::declaration_semicolon(const VarDecl* v, bool* 
 }
 
 bool Analyzer::first_declarator(const VarDecl* v) const {
-  auto it = declaration_begins_.find(offset(sm_.getExpansionLoc(v->getBeginLoc())));
+  auto it = declaration_begins_.find({file_of(v->getBeginLoc()), offset(sm_.getExpansionLoc(v->getBeginLoc()))});
   return it == declaration_begins_.end() || it->second == 1;
 }
 
@@ -611,11 +648,12 @@ PrivatizationPlan Analyzer::run() {
     }
     PrivateVar pv;
     pv.decl = v;
+    pv.file = file_of(v->getLocation());
     pv.dynamic = is_dynamic(v);
     pv.declarator_end = declarator_end(v);
     for (const VarDecl* r : v->redecls())  // C allows several (tentative) definitions
       if (r->isThisDeclarationADefinition() != VarDecl::DeclarationOnly && in_main(r->getLocation()))
-        pv.definition_ends.push_back(r == v ? pv.declarator_end : declarator_end(r));
+        pv.definition_ends.push_back({file_of(r->getLocation()), r == v ? pv.declarator_end : declarator_end(r)});
     bool more = false;
     std::optional<unsigned> semi = declaration_semicolon(v, &more);
     bool alone = semi && !more && first_declarator(v);  // the only declarator of its declaration
@@ -639,12 +677,59 @@ PrivatizationPlan Analyzer::run() {
         if (!llvm::isAlnum(c) && c != '_') c = '_';
       pv.hoisted_name = "tucana_" + fn_name + "_" + v->getName().str() + "_" +
                         std::to_string(offset(sm_.getExpansionLoc(v->getLocation())));
+      // An inline function of a header, with external linkage, is one
+      // function in the program, whichever files define it: so is its
+      // static, a weak definition under a name every file gives it alike.
+      if (pv.file != sm_.getMainFileID() && fn->isExternallyVisible()) {
+        std::string fn_symbol;
+        llvm::raw_string_ostream os(fn_symbol);
+        if (mangle->shouldMangleDeclName(fn))
+          mangle->mangleName(GlobalDecl(fn), os);
+        else
+          os << fn->getName();
+        os.flush();
+        for (char& c : fn_symbol)
+          if (!llvm::isAlnum(c) && c != '_') c = '_';
+        pv.hoisted_name = "tucana_" + fn_symbol + "_" + v->getName().str();
+        pv.hoisted_weak = true;
+      }
       // Before the outermost declaration that holds the function.
       const Decl* top = fn;
       while (!top->getDeclContext()->isTranslationUnit() && !isa<LinkageSpecDecl>(top->getDeclContext()))
         top = cast<Decl>(top->getDeclContext());
       pv.hoist_at = offset(sm_.getExpansionLoc(top->getBeginLoc()));
+      if (file_of(top->getBeginLoc()) != pv.file) {
+        warn(v->getLocation(), Diag::VariableNotPrivatized, v,
+             "it is a static local of an inline function whose enclosing declaration begins in another file");
+        treatments_[canon] = Treatment::Shared;
+        continue;
+      }
       pv.type_text = hoisted_type(v);
+      // A member function defined in its class: the type may be the class
+      // itself (the singleton idiom), complete only after the class. The
+      // variable is defined after the class, and the function reaches it
+      // through an accessor declared before.
+      if (isa<TagDecl>(top)) {
+        SourceLocation at = sm_.getExpansionLoc(top->getEndLoc());
+        Token tok;
+        std::optional<unsigned> semi;
+        for (int n = 0; n < 100000 && !Lexer::getRawToken(at, tok, sm_, lo_, /*IgnoreWhiteSpace=*/true); ++n) {
+          if (tok.is(tok::eof)) break;
+          if (tok.is(tok::semi)) {
+            semi = offset(tok.getLocation());
+            break;
+          }
+          at = tok.getEndLoc();
+        }
+        if (!semi || file_of(top->getEndLoc()) != pv.file) {
+          warn(v->getLocation(), Diag::VariableNotPrivatized, v,
+               "it is a static local of a member function defined in its class, and the class's end was not found");
+          treatments_[canon] = Treatment::Shared;
+          continue;
+        }
+        pv.hoist_after = *semi + 1;
+        pv.accessor = "tucana_addr_" + pv.hoisted_name;
+      }
     }
     if (pv.dynamic) {
       pv.type_text = v->getType().getAsString(ctx_.getPrintingPolicy());
@@ -662,6 +747,7 @@ PrivatizationPlan Analyzer::run() {
           // contents and the place in it).
           pv.symbol = "__tucana_priv_" + llvm::utohexstr(llvm::xxHash64(sm_.getBufferData(sm_.getMainFileID()))) +
                       "_" + std::to_string(offset(sm_.getExpansionLoc(v->getLocation()))) + "_" + v->getName().str();
+          if (pv.file != sm_.getMainFileID()) pv.symbol += "_" + std::to_string(pv.file.getHashValue());
         }
       }
     }
@@ -675,14 +761,16 @@ PrivatizationPlan Analyzer::run() {
   TraverseDecl(tu);
   // A privatized literal's text becomes its name (in a static initializer,
   // which stays constant: the image's literal; reinit gives the subrank's).
-  for (const PrivateLiteral& l : plan_.literals) uses_.emplace(l.begin, PrivateUse{l.begin, l.end, l.name});
+  for (const PrivateLiteral& l : plan_.literals)
+    uses_.emplace(std::make_pair(l.file, l.begin), PrivateUse{l.file, l.begin, l.end, l.name});
   // Static initializers that name privatized variables: recomputed per subrank.
   for (PrivateVar& pv : plan_.vars) {
     if (pv.dynamic || !pv.decl->hasInit()) continue;
     SourceRange r = pv.decl->getInit()->getSourceRange();
     unsigned from = offset(sm_.getExpansionLoc(r.getBegin()));
     unsigned to = offset(Lexer::getLocForEndOfToken(sm_.getExpansionLoc(r.getEnd()), 0, sm_, lo_));
-    std::string text = rewritten_text(pv.decl->getInit(), from, to, &pv.reinit);
+    if (file_of(r.getBegin()) != pv.file || file_of(r.getEnd()) != pv.file) continue;
+    std::string text = rewritten_text(pv.decl->getInit(), pv.file, from, to, &pv.reinit);
     if (pv.reinit) pv.init_text = std::move(text);
   }
   // Dynamic initializers: the text after the declarator, as the arguments of
@@ -690,8 +778,8 @@ PrivatizationPlan Analyzer::run() {
   for (PrivateVar& pv : plan_.vars) {
     if (!pv.dynamic) continue;
     unsigned from = pv.declarator_end, to = pv.semicolon;
-    std::string text = pv.decl->hasInit() ? rewritten_text(pv.decl->getInit(), from, to)
-                                          : sm_.getBufferData(sm_.getMainFileID()).substr(from, to - from).str();
+    std::string text = pv.decl->hasInit() ? rewritten_text(pv.decl->getInit(), pv.file, from, to)
+                                          : text_of(pv.file).substr(from, to - from).str();
     llvm::StringRef t = llvm::StringRef(text).trim();
     if (t.consume_front("=")) {
       t = t.trim();
@@ -712,7 +800,8 @@ PrivatizationPlan Analyzer::run() {
       while (offset(at) < stop && !Lexer::getRawToken(at, tok, sm_, lo_, /*IgnoreWhiteSpace=*/true)) {
         llvm::StringRef text = Lexer::getSpelling(tok, sm_, lo_);
         if (text == "thread_local" || text == "__thread" || text == "_Thread_local") {
-          plan_.tls_keywords.push_back({offset(tok.getLocation()), offset(tok.getLocation()) + tok.getLength()});
+          plan_.tls_keywords.push_back(
+              {sm_.getFileID(tok.getLocation()), offset(tok.getLocation()), offset(tok.getLocation()) + tok.getLength()});
           break;
         }
         at = tok.getEndLoc();
@@ -721,19 +810,35 @@ PrivatizationPlan Analyzer::run() {
   }
   for (auto& [off, u] : uses_) plan_.uses.push_back(u);
   for (const Annotation* a : shared_pragmas_)
-    plan_.shared_pragmas.push_back({offset(sm_.getExpansionLoc(a->hash_loc)), offset(sm_.getExpansionLoc(a->end_loc))});
+    plan_.shared_pragmas.push_back(
+        {file_of(a->hash_loc), offset(sm_.getExpansionLoc(a->hash_loc)), offset(sm_.getExpansionLoc(a->end_loc))});
   return std::move(plan_);
 }
 
 }  // namespace
 
-PrivatizationPlan analyze_privatization(ASTContext& ctx, const AnnotationList& annotations) {
+std::string own_header_path(const SourceManager& sm, FileID f, const std::vector<std::string>& foreign_dirs) {
+  // A file (not the scratch space of pasted tokens, not a built-in buffer)
+  // that is no system header and none of Tucana's.
+  OptionalFileEntryRef entry = sm.getFileEntryRefForID(f);
+  if (!entry || f == sm.getMainFileID() || SrcMgr::isSystem(sm.getFileCharacteristic(sm.getLocForStartOfFile(f))))
+    return "";
+  llvm::SmallString<256> path(entry->getName());
+  sm.getFileManager().makeAbsolutePath(path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  for (const std::string& dir : foreign_dirs)
+    if (llvm::StringRef(path).startswith(llvm::StringRef(dir).rtrim('/').str() + "/")) return "";
+  return std::string(path);
+}
+
+PrivatizationPlan analyze_privatization(ASTContext& ctx, const AnnotationList& annotations,
+                                        const PrivatizationOptions& options) {
   DiagnosticsEngine& diags = ctx.getDiagnostics();
   // tucanacc runs the translator with -w (the compiler warns about the
   // program once, later); the translator's own warnings must still show.
   bool ignoring = diags.getIgnoreAllWarnings();
   diags.setIgnoreAllWarnings(false);
-  PrivatizationPlan plan = Analyzer(ctx, annotations).run();
+  PrivatizationPlan plan = Analyzer(ctx, annotations, options).run();
   diags.setIgnoreAllWarnings(ignoring);
   return plan;
 }

@@ -17,7 +17,7 @@ using namespace clang;
 
 class Emitter {
  public:
-  Emitter(ASTContext& ctx, EditSet& edits)
+  Emitter(ASTContext& ctx, FileEdits& edits)
       : ctx_(ctx), sm_(ctx.getSourceManager()), edits_(edits) {}
 
   void variable(const PrivateVar& pv, int index);
@@ -33,7 +33,7 @@ class Emitter {
 
   ASTContext& ctx_;
   SourceManager& sm_;
-  EditSet& edits_;
+  FileEdits& edits_;
 };
 
 void Emitter::variable(const PrivateVar& pv, int index) {
@@ -50,7 +50,7 @@ void Emitter::variable(const PrivateVar& pv, int index) {
 // The definition goes into the section; a static initializer that names
 // privatized variables is recomputed per subrank.
 void Emitter::plain(const PrivateVar& pv, int index) {
-  for (unsigned at : pv.definition_ends) edits_.insert(at, 0, " TUCANA_PRIVATE");
+  for (auto [file, at] : pv.definition_ends) edits_.of(file).insert(at, 0, " TUCANA_PRIVATE");
   if (!pv.reinit || pv.semicolon == 0) return;
   const std::string n = std::to_string(index);
   std::string name = pv.decl->getQualifiedNameAsString();
@@ -67,19 +67,29 @@ void Emitter::plain(const PrivateVar& pv, int index) {
            " } __attribute__((constructor)) static void tucana_reinit_register_" + n +
            "(void) { tucana_priv_add_init(&tucana_reinit_" + n + "); }";
   }
-  edits_.insert(pv.semicolon + 1, 0, text);
+  edits_.of(pv.file).insert(pv.semicolon + 1, 0, text);
 }
 
 void Emitter::hoist(const PrivateVar& pv) {
   const VarDecl* v = pv.decl;
-  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  llvm::StringRef text = sm_.getBufferData(pv.file);
   std::string init = text.substr(pv.declarator_end, pv.semicolon - pv.declarator_end).str();
   std::string name = v->getName().str();
-  edits_.insert(pv.hoist_at, 1,
-                "/* tucana: '" + name + "', a static local of an inline function, per subrank */ static " +
-                    pv.type_text + " " + pv.hoisted_name + " TUCANA_PRIVATE" + init + ";\n");
+  std::string definition = "/* tucana: '" + name + "', a static local of an inline function, per subrank */ " +
+                           (pv.hoisted_weak ? "__attribute__((weak)) " : "static ") + pv.type_text + " " +
+                           pv.hoisted_name + " TUCANA_PRIVATE" + init + "; ";
+  if (pv.accessor.empty()) {
+    edits_.of(pv.file).insert(pv.hoist_at, 1, definition);
+  } else {
+    // (inline for a weak variable: one accessor program-wide, like it)
+    std::string linkage = pv.hoisted_weak ? "inline " : "static ";
+    edits_.of(pv.file).insert(pv.hoist_at, 1, linkage + "void *" + pv.accessor + "(); ");
+    edits_.of(pv.file).insert(pv.hoist_after, 1,
+                              " " + definition + linkage + "void *" + pv.accessor + "() { return &TUCANA_PRIV(" +
+                                  pv.hoisted_name + "); }");
+  }
   unsigned begin = offset(v->getBeginLoc());
-  edits_.replace(begin, pv.semicolon + 1 - begin, "/* tucana: static '" + name + "' is " + pv.hoisted_name + " */");
+  edits_.of(pv.file).replace(begin, pv.semicolon + 1 - begin, "/* tucana: static '" + name + "' is " + pv.hoisted_name + " */");
 }
 
 std::string Emitter::construct(const PrivateVar& pv, const std::string& type, const std::string& where) const {
@@ -99,9 +109,7 @@ void Emitter::dynamic_global(const PrivateVar& pv, int index) {
   bool member = v->isStaticDataMember();
   // The name as written at the definition (A::count for a member).
   unsigned name_begin = offset(v->getQualifierLoc() ? v->getQualifierLoc().getBeginLoc() : v->getLocation());
-  std::string name = sm_.getBufferData(sm_.getMainFileID())
-                         .substr(name_begin, pv.declarator_end - name_begin)
-                         .str();
+  std::string name = sm_.getBufferData(pv.file).substr(name_begin, pv.declarator_end - name_begin).str();
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "/* tucana: '" << v->getQualifiedNameAsString() << "' is constructed once per subrank */ ";
@@ -115,7 +123,7 @@ void Emitter::dynamic_global(const PrivateVar& pv, int index) {
      << n << "), 0);";
   os.flush();
   unsigned begin = offset(v->getBeginLoc());
-  edits_.replace(begin, pv.semicolon + 1 - begin, s);
+  edits_.of(pv.file).replace(begin, pv.semicolon + 1 - begin, s);
 }
 
 // A C++ static local with dynamic initialization: per-subrank storage and
@@ -129,7 +137,7 @@ void Emitter::dynamic_local(const PrivateVar& pv) {
                   ")] TUCANA_PRIVATE; static bool " + done + " TUCANA_PRIVATE; if (!TUCANA_PRIV(" + done + ")) { " +
                   construct(pv, type, "&TUCANA_PRIV(" + storage + ")") + " TUCANA_PRIV(" + done + ") = true; }";
   unsigned begin = offset(v->getBeginLoc());
-  edits_.replace(begin, pv.semicolon + 1 - begin, s);
+  edits_.of(pv.file).replace(begin, pv.semicolon + 1 - begin, s);
 }
 
 unsigned sm_end(ASTContext& ctx) {
@@ -139,34 +147,37 @@ unsigned sm_end(ASTContext& ctx) {
 
 }  // namespace
 
-void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, EditSet& out) {
+void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdits& out) {
   if (plan.empty()) return;
   Emitter e(ctx, out);
   for (std::size_t i = 0; i < plan.vars.size(); ++i) e.variable(plan.vars[i], static_cast<int>(i));
   for (const PrivateLiteral& l : plan.literals)
-    out.insert(l.hoist_at, 1,
+    out.of(l.file).insert(l.hoist_at, 1,
                "/* tucana: a compound literal, per subrank */ static __typeof__(" + l.literal_text + ") " + l.name +
                    " TUCANA_PRIVATE = " + l.init_text + "; ");
   for (std::size_t i = 0; i < plan.uses.size(); ++i) {
     const PrivateUse& u = plan.uses[i];
     assert(u.begin < u.end && !u.replacement.empty() && "a privatized use with no text");
-    assert((i == 0 || plan.uses[i - 1].end <= u.begin) && "privatized uses unsorted or overlapping");
-    out.replace(u.begin, u.end - u.begin, u.replacement);
+    assert((i == 0 || plan.uses[i - 1].file != u.file || plan.uses[i - 1].end <= u.begin) &&
+           "privatized uses unsorted or overlapping");
+    out.of(u.file).replace(u.begin, u.end - u.begin, u.replacement);
   }
-  for (auto [b, end] : plan.shared_pragmas)
-    out.replace(b, end - b, "/* tucana: shared by the subranks of a process (#pragma tucana shared) */");
+  for (const PrivatizationPlan::Range& r : plan.shared_pragmas)
+    out.of(r.file).replace(r.begin, r.end - r.begin,
+                           "/* tucana: shared by the subranks of a process (#pragma tucana shared) */");
   if (!plan.shared_names.empty()) {
     std::string names;
     for (const std::string& n : plan.shared_names) names += n + "\\0";
     unsigned end = sm_end(ctx);
-    out.insert(end, 10,
+    out.main_edits.insert(end, 10,
                "\nstatic const char tucana_names_marked_shared[] __attribute__((section(\"tucana_shared_names\"), used)) = \"" +
                    names + "\";\n");
   }
-  for (auto [b, end] : plan.tls_keywords) out.replace(b, end - b, "/* tucana: one per subrank, not per thread */");
+  for (const PrivatizationPlan::Range& r : plan.tls_keywords)
+    out.of(r.file).replace(r.begin, r.end - r.begin, "/* tucana: one per subrank, not per thread */");
   // Before everything (it only needs <stddef.h>, so feature-test macros
   // defined later in the file still work).
-  out.insert(0, -3, "#include <tucana/privatize.h>\n");
+  out.main_edits.insert(0, -3, "#include <tucana/privatize.h>\n");
 }
 
 }  // namespace tucana::translate

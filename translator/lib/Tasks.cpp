@@ -555,6 +555,7 @@ class Emitter {
         edits_(edits), buffer_(sm_.getBufferData(sm_.getMainFileID())), policy_(ctx.getPrintingPolicy()) {
     // Privatized globals as they are written in uses, for clause texts.
     for (const PrivateUse& u : priv.uses) {
+      if (u.file != sm_.getMainFileID()) continue;
       llvm::StringRef written = buffer_.substr(u.begin, u.end - u.begin);
       if (!written.empty() && written.find_first_not_of(
                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == llvm::StringRef::npos)

@@ -4,6 +4,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "tucana/translate/Privatization.h"
 #include "tucana/translate/SuperblockAnalysis.h"
@@ -15,10 +17,26 @@ namespace tucana::translate {
 
 namespace {
 
+// Every file the preprocessor enters (each inclusion of a header is a
+// FileID of its own).
+class EnteredFiles : public clang::PPCallbacks {
+ public:
+  EnteredFiles(clang::SourceManager& sm, std::vector<clang::FileID>& out) : sm_(sm), out_(out) {}
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+                   clang::FileID) override {
+    if (reason == EnterFile) out_.push_back(sm_.getFileID(loc));
+  }
+
+ private:
+  clang::SourceManager& sm_;
+  std::vector<clang::FileID>& out_;
+};
+
 class TranslateConsumer : public clang::ASTConsumer {
  public:
-  TranslateConsumer(TranslationResult& result, const AnnotationList& annotations)
-      : result_(result), annotations_(annotations) {}
+  TranslateConsumer(TranslationResult& result, const AnnotationList& annotations,
+                    const std::vector<clang::FileID>& entered)
+      : result_(result), annotations_(annotations), entered_(entered) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     clang::DiagnosticsEngine& diags = ctx.getDiagnostics();
@@ -32,11 +50,15 @@ class TranslateConsumer : public clang::ASTConsumer {
     TranslationPlan plan = analyze_superblocks(ctx, annotations_);
     TaskPlan tasks = analyze_tasks(ctx, annotations_);
     PrivatizationPlan privatization;
-    if (result_.privatize) privatization = analyze_privatization(ctx, annotations_);
+    PrivatizationOptions options;
+    options.headers = result_.rewrite_headers;
+    options.foreign_dirs = result_.foreign_dirs;
+    if (result_.privatize) privatization = analyze_privatization(ctx, annotations_, options);
     if (diags.hasErrorOccurred()) return;
     EditSet edits;
     emit_translation(ctx, plan, result_.display_name, edits);
-    emit_privatization(ctx, privatization, edits);
+    FileEdits file_edits{ctx.getSourceManager().getMainFileID(), edits, {}};
+    emit_privatization(ctx, privatization, file_edits);
     // Last: a task's statement moves with the other stages' edits inside it.
     emit_tasks(ctx, tasks, privatization, result_.display_name, edits);
     if (diags.hasErrorOccurred()) return;
@@ -57,6 +79,7 @@ class TranslateConsumer : public clang::ASTConsumer {
       llvm::errs() << "tucana-translate: internal error: " << llvm::toString(text.takeError()) << "\n";
       return;
     }
+    if (result_.rewrite_headers && !headers(ctx, file_edits)) return;
     result_.text = std::move(*text);
     result_.superblocks = static_cast<int>(plan.superblocks.size());
     result_.privatized = static_cast<int>(privatization.vars.size());
@@ -65,8 +88,48 @@ class TranslateConsumer : public clang::ASTConsumer {
   }
 
  private:
+  // The own headers, rewritten or as they are, into result_.headers; false
+  // after an error (reported).
+  bool headers(clang::ASTContext& ctx, FileEdits& file_edits) {
+    clang::SourceManager& sm = ctx.getSourceManager();
+    std::map<std::string, std::string> texts;  // by absolute path
+    for (clang::FileID f : entered_) {
+      std::string path = own_header_path(sm, f, result_.foreign_dirs);
+      if (path.empty()) continue;
+      llvm::StringRef name = sm.getFileEntryRefForID(f)->getName();
+      std::string text = sm.getBufferData(f).str();
+      auto it = file_edits.headers.find(f);
+      if (it != file_edits.headers.end() && !it->second.empty()) {
+        clang::tooling::Replacements replacements;
+        llvm::Expected<std::string> rewritten = llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
+        if (llvm::Error err = it->second.apply(name, replacements))
+          rewritten = std::move(err);
+        else
+          rewritten = clang::tooling::applyAllReplacements(text, replacements);
+        if (!rewritten) {
+          report(ctx.getDiagnostics(), sm.getLocForStartOfFile(f), Diag::ConflictingEdits)
+              << llvm::toString(rewritten.takeError());
+          return false;
+        }
+        // Messages and debug information name the header as the user knows it.
+        text = line_directive(1, name.str()) + "\n" + *rewritten;
+      }
+      auto [at, fresh] = texts.emplace(path, text);
+      if (!fresh && at->second != text) {
+        // Included twice, with different meanings (an X-macro header, say).
+        report(ctx.getDiagnostics(), sm.getLocForStartOfFile(f), Diag::ConflictingEdits)
+            << ("the header '" + name.str() +
+                "' is included more than once and its privatization differs between the inclusions");
+        return false;
+      }
+    }
+    result_.headers.assign(texts.begin(), texts.end());
+    return true;
+  }
+
   TranslationResult& result_;
   const AnnotationList& annotations_;
+  const std::vector<clang::FileID>& entered_;
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
@@ -82,11 +145,12 @@ class Factory : public clang::tooling::FrontendActionFactory {
 
 bool TranslateAction::BeginSourceFileAction(clang::CompilerInstance& ci) {
   register_annotation_pragmas(ci.getPreprocessor(), annotations_);
+  ci.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(ci.getSourceManager(), entered_));
   return true;
 }
 
 std::unique_ptr<clang::ASTConsumer> TranslateAction::CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) {
-  return std::make_unique<TranslateConsumer>(result_, annotations_);
+  return std::make_unique<TranslateConsumer>(result_, annotations_, entered_);
 }
 
 std::unique_ptr<clang::tooling::FrontendActionFactory> translate_action_factory(TranslationResult& result) {

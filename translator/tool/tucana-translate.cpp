@@ -29,6 +29,11 @@ llvm::cl::opt<bool> no_privatize(
     "no-privatize",
     llvm::cl::desc("Leave global and static variables shared by the subranks (default: one copy per subrank)"),
     llvm::cl::cat(category));
+llvm::cl::opt<std::string> headers_dir(
+    "headers-dir",
+    llvm::cl::desc("Rewrite the program's own headers too (privatization), writing each one the source includes "
+                   "to <dir>/<its absolute path>, to be searched before the originals (tucanacc does)"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(category));
 llvm::cl::extrahelp more_help(
     "\nThe annotations are described in docs/annotations.md; the translation in docs/translator.md.\n"
     "Compiler flags go after '--' (e.g. -- -I include -DN=64), or come from a\n"
@@ -64,9 +69,13 @@ int main(int argc, const char** argv) {
   // Tucana's <mpi.h> and the compiler's own headers (this tool does not live
   // next to clang, so the resource directory is given explicitly).
   std::vector<std::string> extra;
+  tucana::translate::TranslationResult result;
   for (const std::string& d : tucana::translate::tucana_include_dirs(
-           argv[0], reinterpret_cast<void*>(&fail), TUCANA_TRANSLATE_INCLUDE_DIRS))
+           argv[0], reinterpret_cast<void*>(&fail), TUCANA_TRANSLATE_INCLUDE_DIRS)) {
     extra.push_back("-I" + d);
+    llvm::SmallString<256> real;
+    result.foreign_dirs.push_back(llvm::sys::fs::real_path(d, real) ? d : std::string(real));
+  }
   extra.push_back("-resource-dir=" TUCANA_CLANG_RESOURCE_DIR);
   // What GCC 12 only warns about, Clang 16 must not refuse: a file it
   // refused would not be translated (and its globals not privatized).
@@ -76,11 +85,20 @@ int main(int argc, const char** argv) {
   tool.appendArgumentsAdjuster(
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
 
-  tucana::translate::TranslationResult result;
   result.display_name = input;  // #line names the file as the user did
   result.privatize = !no_privatize;
+  result.rewrite_headers = !headers_dir.empty() && !no_privatize;
   int rc = tool.run(tucana::translate::translate_action_factory(result).get());
   if (rc != 0 || !result.ok) return 1;
+  for (const auto& [path, text] : result.headers) {
+    // <dir>/<absolute path>: the directories of the originals, mirrored.
+    llvm::SmallString<256> copy(headers_dir.getValue());
+    llvm::sys::path::append(copy, llvm::sys::path::relative_path(path));
+    if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(copy)))
+      return fail("cannot create the directory of '" + std::string(copy) + "': " + ec.message());
+    std::string error = tucana::translate::write_whole_file(std::string(copy), text);
+    if (!error.empty()) return fail(error);
+  }
   if (output_file.empty()) {
     llvm::outs() << result.text;
     return 0;

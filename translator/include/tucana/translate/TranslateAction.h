@@ -4,6 +4,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
@@ -14,6 +16,14 @@ namespace tucana::translate {
 struct TranslationResult {
   std::string display_name;  // in: the input's name as written on the command line
   bool privatize = true;     // in: privatize globals and statics (Privatization.h)
+  // in: rewrite the program's own headers too (privatization); `foreign_dirs`
+  // are include directories whose headers are not the program's (Tucana's).
+  bool rewrite_headers = false;
+  std::vector<std::string> foreign_dirs;
+  // The program's own headers that the source includes, each as its
+  // absolute path and its text (rewritten, or as it is): with
+  // rewrite_headers, they go into a directory searched before the originals.
+  std::vector<std::pair<std::string, std::string>> headers;
   bool ok = false;           // translated without errors
   std::string text;          // the translated source
   int superblocks = 0;       // how many were translated
@@ -32,6 +42,7 @@ class TranslateAction : public clang::ASTFrontendAction {
  private:
   TranslationResult& result_;
   AnnotationList annotations_;
+  std::vector<clang::FileID> entered_;  // every file entered, in order
 };
 
 // A factory for ClangTool::run that records into `result`.
