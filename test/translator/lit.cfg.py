@@ -51,6 +51,15 @@ else:
     config.substitutions.append(("%FileCheck", config.filecheck))
     config.substitutions.append(("%mpi-flags", mpi_flags))
     # The host compilers (the ones the wrappers call), for -fsyntax-only checks.
+    # The C compiler's own header directory (omp.h), as tucanacc gives it to
+    # the translator.
+    import subprocess
+    try:
+        gcc_include = subprocess.run([config.c_compiler, "-print-file-name=include"], capture_output=True,
+                                     text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        gcc_include = "/nonexistent"
+    config.substitutions.append(("%gcc-include", gcc_include))
     config.substitutions.append(("%cxx", config.cxx_compiler))
     config.substitutions.append(("%cc", config.c_compiler))
 

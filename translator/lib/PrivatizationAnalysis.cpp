@@ -72,6 +72,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool VisitVarDecl(VarDecl* v);
   bool VisitDeclRefExpr(DeclRefExpr* e);
   bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e);
+  bool VisitOMPExecutableDirective(OMPExecutableDirective* d);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
@@ -113,6 +114,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool unevaluated_or_constant_context(const Expr* e);
   // The main-file text range [begin, end) that `e` was written as; none when
   // it is spelled in a macro defined outside the main file.
+  // `loc` is on the line of a #pragma (an OpenMP clause, say).
+  bool in_pragma_line(SourceLocation loc) const;
   // (The file and range, in a PrivateUse with no replacement yet.)
   std::optional<PrivateUse> written_range(const Expr* e);
   // The use `e` written as `replacement` (none when it is spelled in a
@@ -153,6 +156,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::set<std::pair<const VarDecl*, std::string>> warned_;
   std::set<std::pair<unsigned, std::string>> warned_at_;
   std::map<std::pair<FileID, unsigned>, PrivateUse> uses_;  // by place
+  // OpenMP constructs whose clauses give a global a copy of the construct's
+  // own (private, firstprivate, reduction, ...): inside, its name means that
+  // copy, which is not rewritten. The construct's range and the variable.
+  std::vector<std::pair<SourceRange, const VarDecl*>> omp_own_copies_;
+  std::set<unsigned> omp_private_names_;  // raw locations of names in `private(...)`: no warning
   bool finding_uses_ = false;  // pass 2
   std::map<std::pair<FileID, unsigned>, int> declaration_begins_;  // variables by where their declaration begins
   PrivatizationPlan plan_;
@@ -221,6 +229,10 @@ static const VarDecl* definition_of(const VarDecl* v) {
 // none when it can.
 std::optional<std::string> Analyzer::cannot_privatize(const VarDecl* def) const {
   if (def->hasAttr<AsmLabelAttr>()) return std::string("it has an asm label");
+  if (def->hasAttr<OMPThreadPrivateDeclAttr>())
+    return std::string("it is OpenMP threadprivate: each thread of the process has one, and the subranks that "
+                       "run on one worker thread share its copy; keep per-rank values out of threadprivate "
+                       "variables (a threadprivate copy of a privatized variable, set in each parallel region, works)");
   if (def->hasAttr<SectionAttr>()) return std::string("it has a section attribute of its own");
   // (An explicit specialization, `template<> int T<double>::n = 5;`, is an
   // ordinary definition; an instantiated one is COMDAT, which GCC does not
@@ -331,6 +343,24 @@ bool Analyzer::own_file(FileID f) {
   return own_files_[f] = !own_header_path(sm_, f, options_.foreign_dirs).empty();
 }
 
+bool Analyzer::in_pragma_line(SourceLocation loc) const {
+  SourceLocation at = sm_.getExpansionLoc(loc);
+  std::pair<FileID, unsigned> place = sm_.getDecomposedLoc(at);
+  bool invalid = false;
+  llvm::StringRef text = sm_.getBufferData(place.first, &invalid);
+  if (invalid) return false;
+  std::size_t line_begin = text.rfind('\n', place.second);
+  line_begin = line_begin == llvm::StringRef::npos ? 0 : line_begin + 1;
+  // (A pragma continued with backslashes: its first line.)
+  while (line_begin >= 2 && text[line_begin - 2] == '\\') {
+    std::size_t prev = text.rfind('\n', line_begin - 2);
+    line_begin = prev == llvm::StringRef::npos ? 0 : prev + 1;
+  }
+  llvm::StringRef line = text.substr(line_begin).ltrim(" \t");
+  if (!line.consume_front("#")) return false;
+  return line.ltrim(" \t").startswith("pragma");
+}
+
 std::optional<PrivateUse> Analyzer::written_range(const Expr* e) {
   SourceLocation b = e->getBeginLoc(), end = e->getEndLoc();
   if (b.isMacroID() || end.isMacroID()) {
@@ -373,6 +403,38 @@ bool Analyzer::VisitCompoundLiteralExpr(CompoundLiteralExpr* e) {
   // storage duration (C; in C++ it is a temporary).
   if (finding_uses_ || !e->isFileScope() || lo_.CPlusPlus || e->getType().isConstant(ctx_)) return true;
   if (in_main(e->getBeginLoc())) file_literals_.push_back(e);
+  return true;
+}
+
+bool Analyzer::VisitOMPExecutableDirective(OMPExecutableDirective* d) {
+  if (finding_uses_) return true;
+  for (const OMPClause* c : d->clauses()) {
+    switch (c->getClauseKind()) {
+      case llvm::omp::OMPC_private:
+      case llvm::omp::OMPC_firstprivate:
+      case llvm::omp::OMPC_lastprivate:
+      case llvm::omp::OMPC_reduction:
+      case llvm::omp::OMPC_task_reduction:
+      case llvm::omp::OMPC_in_reduction:
+      case llvm::omp::OMPC_linear:
+        break;
+      default:
+        continue;
+    }
+    for (const Stmt* child : const_cast<OMPClause*>(c)->children()) {
+      const auto* ref = dyn_cast_or_null<DeclRefExpr>(child);
+      const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      if (!v || !v->hasGlobalStorage()) continue;
+      // (The directive's own range is its pragma line: the statement it
+      // applies to is its associated statement.)
+      SourceLocation end = sm_.getExpansionLoc(d->getEndLoc());
+      if (d->hasAssociatedStmt() && d->getAssociatedStmt())
+        end = sm_.getExpansionLoc(d->getAssociatedStmt()->getEndLoc());
+      omp_own_copies_.push_back({SourceRange(sm_.getExpansionLoc(d->getBeginLoc()), end), v->getCanonicalDecl()});
+      // private(x): no value flows in or out; the program means the same.
+      if (c->getClauseKind() == llvm::omp::OMPC_private) omp_private_names_.insert(ref->getLocation().getRawEncoding());
+    }
+  }
   return true;
 }
 
@@ -522,6 +584,22 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
     return std::nullopt;
   }
   if (!in_initializer && unevaluated_or_constant_context(e)) return std::nullopt;
+  if (in_pragma_line(e->getLocation())) {
+    // An OpenMP clause names variables, not lvalues: TUCANA_PRIV(x) there
+    // would not compile.
+    if (!omp_private_names_.count(e->getLocation().getRawEncoding()))
+      warn(e->getLocation(), Diag::UseNotPrivatized, v,
+           "this use is in a '#pragma' clause (OpenMP's firstprivate, lastprivate, reduction, shared, ...), which "
+           "can only name the copy shared by all subranks: use a local variable in the clause and copy it from or "
+           "to the global");
+    return std::nullopt;
+  }
+  // Inside an OpenMP construct that gives the variable a copy of its own,
+  // the name means that copy.
+  for (const auto& [range, own] : omp_own_copies_)
+    if (own == v->getCanonicalDecl() && !sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(e->getLocation()), range.getBegin()) &&
+        !sm_.isBeforeInTranslationUnit(range.getEnd(), sm_.getExpansionLoc(e->getLocation())))
+      return std::nullopt;
   auto range = written_range(e);
   if (!range) {
     if (sm_.isWrittenInScratchSpace(sm_.getSpellingLoc(e->getLocation())))
@@ -651,6 +729,8 @@ PrivatizationPlan Analyzer::run() {
     pv.file = file_of(v->getLocation());
     pv.dynamic = is_dynamic(v);
     pv.declarator_end = declarator_end(v);
+    pv.weak = options_.common && !lo_.CPlusPlus && !v->getDefinition() && v->isFileVarDecl() &&
+              v->hasExternalFormalLinkage() && v->getTSCSpec() == TSCS_unspecified;
     for (const VarDecl* r : v->redecls())  // C allows several (tentative) definitions
       if (r->isThisDeclarationADefinition() != VarDecl::DeclarationOnly && in_main(r->getLocation()))
         pv.definition_ends.push_back({file_of(r->getLocation()), r == v ? pv.declarator_end : declarator_end(r)});

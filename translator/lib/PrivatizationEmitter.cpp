@@ -50,7 +50,8 @@ void Emitter::variable(const PrivateVar& pv, int index) {
 // The definition goes into the section; a static initializer that names
 // privatized variables is recomputed per subrank.
 void Emitter::plain(const PrivateVar& pv, int index) {
-  for (auto [file, at] : pv.definition_ends) edits_.of(file).insert(at, 0, " TUCANA_PRIVATE");
+  for (auto [file, at] : pv.definition_ends)
+    edits_.of(file).insert(at, 0, pv.weak ? " TUCANA_PRIVATE __attribute__((weak))" : " TUCANA_PRIVATE");
   if (!pv.reinit || pv.semicolon == 0) return;
   const std::string n = std::to_string(index);
   std::string name = pv.decl->getQualifiedNameAsString();

@@ -35,8 +35,8 @@ class EnteredFiles : public clang::PPCallbacks {
 class TranslateConsumer : public clang::ASTConsumer {
  public:
   TranslateConsumer(TranslationResult& result, const AnnotationList& annotations,
-                    const std::vector<clang::FileID>& entered)
-      : result_(result), annotations_(annotations), entered_(entered) {}
+                    const std::vector<clang::FileID>& entered, bool common)
+      : result_(result), annotations_(annotations), entered_(entered), common_(common) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     clang::DiagnosticsEngine& diags = ctx.getDiagnostics();
@@ -53,6 +53,7 @@ class TranslateConsumer : public clang::ASTConsumer {
     PrivatizationOptions options;
     options.headers = result_.rewrite_headers;
     options.foreign_dirs = result_.foreign_dirs;
+    options.common = common_;
     if (result_.privatize) privatization = analyze_privatization(ctx, annotations_, options);
     if (diags.hasErrorOccurred()) return;
     EditSet edits;
@@ -130,6 +131,7 @@ class TranslateConsumer : public clang::ASTConsumer {
   TranslationResult& result_;
   const AnnotationList& annotations_;
   const std::vector<clang::FileID>& entered_;
+  bool common_;  // -fcommon
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
@@ -149,8 +151,8 @@ bool TranslateAction::BeginSourceFileAction(clang::CompilerInstance& ci) {
   return true;
 }
 
-std::unique_ptr<clang::ASTConsumer> TranslateAction::CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) {
-  return std::make_unique<TranslateConsumer>(result_, annotations_, entered_);
+std::unique_ptr<clang::ASTConsumer> TranslateAction::CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) {
+  return std::make_unique<TranslateConsumer>(result_, annotations_, entered_, !ci.getCodeGenOpts().NoCommon);
 }
 
 std::unique_ptr<clang::tooling::FrontendActionFactory> translate_action_factory(TranslationResult& result) {

@@ -61,6 +61,7 @@ struct PrivateVar {
   std::string accessor;
   unsigned hoist_after = 0;
   unsigned declarator_end = 0;  // offset just past the declarator (attributes go there)
+  bool weak = false;  // -fcommon and only tentative definitions: a weak definition
   // declarator_end of each definition in the files rewritten (C: tentative ones too).
   std::vector<std::pair<clang::FileID, unsigned>> definition_ends;
   unsigned semicolon = 0;       // offset of the ';' ending the declaration (0: unknown)
@@ -112,6 +113,9 @@ struct PrivatizationOptions {
   // warned about and left shared.
   bool headers = false;
   std::vector<std::string> foreign_dirs;  // Tucana's own include directories
+  // C with -fcommon: tentative definitions in several files are one
+  // variable; privatized ones become weak definitions to link the same way.
+  bool common = false;
 };
 
 // The edits of the main file and of each own header (by FileID: a header
