@@ -44,6 +44,17 @@ const std::map<std::string, std::string>& libc_variables() {
   return m;
 }
 
+// The name the linker knows `d` by (mangled in C++).
+std::string linker_name(MangleContext& mangle, const NamedDecl* d) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  if (mangle.shouldMangleDeclName(d))
+    mangle.mangleName(isa<FunctionDecl>(d) ? GlobalDecl(cast<FunctionDecl>(d)) : GlobalDecl(cast<VarDecl>(d)), os);
+  else
+    os << d->getName();
+  return os.str();
+}
+
 // A pointer to an object (whose value can be the address of a variable).
 bool is_object_pointer(QualType t) {
   return t->isPointerType() && !t->getPointeeType()->isFunctionType();
@@ -761,13 +772,7 @@ PrivatizationPlan Analyzer::run() {
       // function in the program, whichever files define it: so is its
       // static, a weak definition under a name every file gives it alike.
       if (pv.file != sm_.getMainFileID() && fn->isExternallyVisible()) {
-        std::string fn_symbol;
-        llvm::raw_string_ostream os(fn_symbol);
-        if (mangle->shouldMangleDeclName(fn))
-          mangle->mangleName(GlobalDecl(fn), os);
-        else
-          os << fn->getName();
-        os.flush();
+        std::string fn_symbol = linker_name(*mangle, fn);
         for (char& c : fn_symbol)
           if (!llvm::isAlnum(c) && c != '_') c = '_';
         pv.hoisted_name = "tucana_" + fn_symbol + "_" + v->getName().str();
@@ -815,13 +820,7 @@ PrivatizationPlan Analyzer::run() {
       pv.type_text = v->getType().getAsString(ctx_.getPrintingPolicy());
       if (!v->isStaticLocal()) {
         if (v->isExternallyVisible()) {
-          std::string sym;
-          llvm::raw_string_ostream os(sym);
-          if (mangle->shouldMangleDeclName(v))
-            mangle->mangleName(GlobalDecl(v), os);
-          else
-            os << v->getName();
-          pv.symbol = os.str();
+          pv.symbol = linker_name(*mangle, v);
         } else {
           // Internal linkage: a name no other file can have (the file's
           // contents and the place in it).
