@@ -34,6 +34,11 @@ static int *lit = (int[]){0, 0};
 // CHECK: static const int *fixed TUCANA_PRIVATE = (const int[]){7, 8};
 static const int *fixed = (const int[]){7, 8};
 static int calls;
+// weak and alias: the same variable as any other.
+// CHECK: int weak_counter __attribute__((weak)) TUCANA_PRIVATE;
+int weak_counter __attribute__((weak));
+int base_counter;
+extern int alias_counter __attribute__((alias("base_counter")));
 
 static int check(int rank) {
   int errors = 0;
@@ -47,6 +52,8 @@ static int check(int rank) {
   lit[1] += rank + 1;
   // CHECK: note_call();
   note_call();
+  weak_counter += rank + 1;
+  alias_counter += rank + 1;
   work[n + 1] = rank;
   MPI_Barrier(MPI_COMM_WORLD);
   errors += sizeof(work) / sizeof(double) != (size_t)(1002 + rank);
@@ -57,6 +64,8 @@ static int check(int rank) {
   errors += calls != 1;
   errors += fixed[1] != 8;
   errors += work[n + 1] != rank;
+  errors += weak_counter != rank + 1;
+  errors += base_counter != rank + 1;
   return errors;
 }
 
