@@ -26,6 +26,13 @@ out=${1:-$root/docs/mpi-support.md}
   echo "its communicator argument (of \`MPI_COMM_WORLD\` when it has none)."
   echo "Every \`MPI_X\` has its \`PMPI_X\` (see docs/runtime.md, \"The profiling interface\")."
   echo
+  echo "An object or library compiled with the system's own wrappers (\`mpicc\`, \`mpif90\`)"
+  echo "references the system MPI's symbols instead (\`MPI_*\`, \`PMPI_*\`, \`MPIR_*\`, Open MPI's"
+  echo "\`ompi_*\` such as \`ompi_mpi_comm_world\`, Fortran's \`mpi_*_\`): its calls would reach the"
+  echo "MPI library underneath the runtime, which knows processes, not subranks. \`tucanacc\`"
+  echo "refuses to link one, naming the object (or archive member) and the symbols;"
+  echo "\`--allow-system-mpi\` (or \`TUCANA_ALLOW_SYSTEM_MPI=1\`) links it anyway."
+  echo
   nsup=$(grep -cE '^TMPI_FN(_R)?\(' "$defs/tmpi_functions.def")
   nuns=$(grep -c '^TMPI_UNSUPPORTED(' "$defs/tmpi_unsupported.def")
   echo "Functions: $nsup supported, $nuns not supported yet, $((nsup + nuns)) in all."

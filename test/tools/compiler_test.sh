@@ -116,4 +116,32 @@ check "archive given by path" "$bin/tucanacc" -o from_lib2 libringmain.a
 check "a shared library has no entry point" bash -c \
   "'$bin/tucanacc' -fPIC -shared -o libbig.so big.c && ! nm -D libbig.so | grep -q __wrap_main"
 
+# --- objects that call the system MPI directly -----------------------------------
+# Compiled with the system's mpicc (or mpif90), an object references MPI_Init,
+# not Tucana's TMPI_Init: linked under the runtime its calls would reach the
+# MPI library underneath it. An error at the link naming the object and the
+# symbols, unless --allow-system-mpi.
+if command -v mpicc >/dev/null 2>&1; then
+  printf '#include <mpi.h>\nint sysmpi_rank(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }\n' >sysmpi.c
+  printf '#include <mpi.h>\nint sysmpi_rank(void);\nint main(int c, char **v) { MPI_Init(&c, &v); int r = sysmpi_rank(); MPI_Finalize(); return r < 0; }\n' >sysmain.c
+  check "plain mpicc -c" mpicc -c sysmpi.c -o sysmpi.o
+  check "an object compiled with plain mpicc is an error at the link, naming it and the symbols" \
+    expect_fail_with "sysmpi.o references the system MPI library's own symbols \(.*MPI_Comm_rank.*\).*--allow-system-mpi" \
+    "$bin/tucanacc" -o sysmpi sysmain.c sysmpi.o
+  check "... and no program is left" test ! -e sysmpi
+  check "... in a static library: names the archive's member" bash -c \
+    "ar rcs libsysmpi.a sysmpi.o && ! '$bin/tucanacc' -o sysmpi sysmain.c -L. -lsysmpi 2>err.log && grep -q 'libsysmpi.a\\[sysmpi.o\\] references the system MPI' err.log"
+  check "--allow-system-mpi links it" "$bin/tucanacc" --allow-system-mpi -o sysmpi sysmain.c sysmpi.o
+  check "TUCANA_ALLOW_SYSTEM_MPI=1 links it" env TUCANA_ALLOW_SYSTEM_MPI=1 "$bin/tucanacc" -o sysmpi2 sysmain.c sysmpi.o
+  check "an object compiled with tucanacc links as before" bash -c \
+    "'$bin/tucanacc' -c sysmpi.c -o tsysmpi.o && '$bin/tucanacc' -o tsysmpi sysmain.c tsysmpi.o"
+  if command -v mpif90 >/dev/null 2>&1; then
+    printf '      subroutine frank(r)\n      include "mpif.h"\n      integer r, ierr\n      call MPI_COMM_RANK(MPI_COMM_WORLD, r, ierr)\n      end\n' >frank.f
+    check "plain mpif90 -c" mpif90 -c frank.f -o frank.o
+    check "a Fortran object of the system MPI is an error at the link" \
+      expect_fail_with "frank.o references the system MPI library's own symbols \(mpi_comm_rank_" \
+      "$bin/tucanacc" -o frank ring.c frank.o
+  fi
+fi
+
 finish
