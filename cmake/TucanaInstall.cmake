@@ -13,7 +13,7 @@ include(CMakePackageConfigHelpers)
 
 set(TUCANA_INSTALL_CMAKEDIR lib/cmake/Tucana)
 
-install(TARGETS tucana_fiber tucana_sched tucana tucana_main
+install(TARGETS tucana_fiber tucana_sched tucana tucana_main tucana_module
         EXPORT TucanaTargets
         ARCHIVE DESTINATION lib)
 install(EXPORT TucanaTargets NAMESPACE Tucana:: DESTINATION ${TUCANA_INSTALL_CMAKEDIR})

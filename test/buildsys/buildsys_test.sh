@@ -93,4 +93,14 @@ check "find_package(MPI): build" cmake --build "$f"
 check "find_package(MPI): runs virtualized, result equals plain MPI" run_equals "$f/ring"
 check "find_package(MPI): C++" contains "^hello sum 6 on 4 ranks" "$prefix/bin/tucana-run" -np 2 --vf 2 "$f/hello"
 
+
+# --- BUILD_SHARED_LIBS=ON: shared libraries with privatized globals -----------
+b="$work/shared"
+check "[shared] configure with BUILD_SHARED_LIBS=ON" cmake -S "$tests/shared" -B "$b" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release -DDSO_SRC="$tests/../dso"
+check "[shared] build" cmake --build "$b"
+check "[shared] the libraries are shared" test -f "$b/libdso_c.so" -a -f "$b/libdso_cxx.so"
+check "[shared] each subrank has its own copies of the libraries' globals" \
+  contains "^dso: ok" "$prefix/bin/tucana-run" -np 2 --vf 2 "$b/dso_link"
+
 finish

@@ -84,6 +84,41 @@ int tucana_getopt_long(int argc, char *const argv[], const char *optstring, cons
 int tucana_getopt_long_only(int argc, char *const argv[], const char *optstring, const struct option *longopts,
                             int *longindex);
 
+/* Shared libraries (docs/privatization.md, "Shared libraries"). Every
+ * module (the executable, each shared library tucanacc links) has its own
+ * image, bounded by its own __start_/__stop_tucana_priv, and one hidden
+ * descriptor, tucana_priv_module_self, defined in libtucana_module.a, which
+ * tucanacc links into every program and shared library it builds: a
+ * constructor of that library registers the module's image. Each subrank
+ * has a copy of each module's image; for the executable's it is the one
+ * tucana_priv_delta() reaches. */
+struct tucana_priv_module {
+  void *entry; /* the runtime's record of the module (null until registered) */
+};
+/* Contract: from the module's constructor, once; begin <= end (both null
+ * for a module without privatized variables). */
+void tucana_priv_register_module(struct tucana_priv_module *m, char *begin, char *end);
+/* Distance from module m's image to the running subrank's copy of it (made
+ * on the subrank's first use, with m's initializers then run for it, when m
+ * was opened after the subrank started); 0 outside subranks. `const` for the
+ * reason tucana_priv_delta is. */
+__attribute__((const, nothrow)) ptrdiff_t tucana_priv_module_delta(struct tucana_priv_module *m);
+/* tucana_priv_add_init for module m. Contract: before main for the
+ * executable; from m's constructors for a shared library. */
+void tucana_priv_module_add_init(struct tucana_priv_module *m, void (*init)(void));
+
+/* Code compiled for a shared library (tucanacc passes -DTUCANA_PRIV_MODULE=1
+ * with -fPIC/-fpic): its variables are in its module's image, whose copies
+ * are at a distance of their own. The executable's code keeps the fast path
+ * above (one thread-local load). */
+#if defined(TUCANA_PRIV_MODULE) && TUCANA_PRIV_MODULE
+extern struct tucana_priv_module tucana_priv_module_self __attribute__((visibility("hidden")));
+#undef TUCANA_PRIV
+#define TUCANA_PRIV(x) \
+  (*(__typeof__(x) *)((char *)&(x) + tucana_priv_module_delta(&tucana_priv_module_self)))
+#define tucana_priv_add_init(init) tucana_priv_module_add_init(&tucana_priv_module_self, (init))
+#endif
+
 #ifdef __cplusplus
 }
 #endif

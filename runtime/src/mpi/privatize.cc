@@ -19,6 +19,9 @@ extern "C" {
 // Hidden: the runtime is linked into the executable, whose image this is.
 extern char __start_tucana_priv[] __attribute__((weak, visibility("hidden")));
 extern char __stop_tucana_priv[] __attribute__((weak, visibility("hidden")));
+// An empty piece of the section, so that every program has its own bounds:
+// a shared library's (tucanacc -shared) must never stand for them.
+__attribute__((section("tucana_priv"), used)) char tucana_priv_anchor[0];
 // What compilers call to register a static object's destructor (C++ ABI),
 // with the executable's handle: tucana_priv_atexit outside subranks.
 int __cxa_atexit(void (*fn)(void*), void* arg, void* dso_handle);
@@ -91,6 +94,10 @@ bool make_private_copy(std::ptrdiff_t* delta) {
 
 void run_private_inits() {
   g_inits_ran.store(true, std::memory_order_relaxed);
+  // The shared libraries loaded before the subranks started first (they
+  // were initialized before the executable), each as if before main.
+  // (Weak: the unit tests link this file without priv_modules.cc.)
+  if (run_module_inits) run_module_inits();
   for (Init init : inits()) init();
 }
 
@@ -138,6 +145,8 @@ extern "C" __attribute__((const, nothrow)) void* tucana_priv_extern(const volati
   if (at >= reinterpret_cast<std::uintptr_t>(__start_tucana_priv) &&
       at < reinterpret_cast<std::uintptr_t>(__stop_tucana_priv))
     return p + tucana_priv_current_delta;
+  // A shared library's variable? (priv_modules.cc)
+  if (tucana::mpi::module_extern) return tucana::mpi::module_extern(p);
   return p;
 }
 

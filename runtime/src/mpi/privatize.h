@@ -29,9 +29,19 @@ bool copy_private_image(const char* begin, const char* end, std::ptrdiff_t* delt
 bool make_private_copy(std::ptrdiff_t* delta);
 
 // Runs every initializer registered with tucana_priv_add_init, in the order
-// of registration. Contract: on the subrank's own fiber (its delta in
-// effect), before its main.
+// of registration, after making the subrank's copies of the shared
+// libraries loaded so far (run_module_inits). Contract: on the subrank's own
+// fiber (its delta in effect), before its main.
 void run_private_inits();
+
+// Shared libraries' images (priv_modules.cc; tucana/privatize.h, "Shared
+// libraries"). Weak: the unit tests link privatize.cc without them.
+// Makes the running subrank's copy of every shared library registered so
+// far, running each one's initializers, in registration order.
+__attribute__((weak)) void run_module_inits();
+// tucana_priv_extern for an address outside the executable's image: the
+// running subrank's copy when it is in a shared library's image, else p.
+__attribute__((weak)) void* module_extern(char* p);
 
 // Destructor calls registered by one subrank (tucana_priv_atexit).
 class AtexitList {
