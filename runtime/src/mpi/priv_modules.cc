@@ -19,6 +19,7 @@
 #include "mpi/privatize.h"
 #include "mpi/runtime.h"
 #include "omp/threads.h"
+#include "sched/scheduler.h"
 #include "sched/worker.h"
 
 extern "C" {
@@ -60,8 +61,11 @@ sync::Mutex g_modules_mutex{sync::LockLevel::kLeaf, "shared library images"};
 
 // The subrank the calling thread works for: its fiber (or a helper fiber),
 // or a thread it started (OpenMP, pthread_create); null outside subranks.
-Subrank* running_subrank() {
-  if (Subrank* s = current_subrank()) return s;
+// (Inline: every use of a shared library's variable asks.)
+inline Subrank* running_subrank() {
+  if (const fiber::Fiber* f = sched::Scheduler::current_fiber_inline()) {
+    if (f->user) return static_cast<Subrank*>(f->user);
+  }
   return omp::thread_subrank();
 }
 
