@@ -110,6 +110,17 @@ int main(int argc, char **argv) {
         PRIV(int, counter) += 1;
     }
 
+    /* The runtime's own failing system calls leave the program's errno
+     * alone: MPI_File_open of a missing file (files return errors by
+     * default) has open(2) fail with ENOENT inside the call. */
+    {
+        MPI_File fh;
+        *errno_here() = 4321;
+        int err = MPI_File_open(MPI_COMM_SELF, "/nonexistent-tucana-dir/none", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        CHECK_TRUE(err != MPI_SUCCESS, "MPI_File_open of a missing file fails");
+        CHECK(4321, *errno_here(), "errno after a failing MPI_File_open");
+    }
+
     /* A user reduction in a non-blocking collective runs on helper fibers:
      * each call counts in the copy of the subrank it runs for. */
     MPI_Op op;

@@ -65,9 +65,11 @@ std::vector<int> strided_displs(int n, int step);
 
 }  // namespace tucana::mpi
 
-// Starts a collective entry point: resolves `COMM` for call `NAME` into
+// Starts a collective entry point: keeps the caller's errno over the call
+// (fiber::KeepCallErrno), resolves `COMM` for call `NAME` into
 // `call` (drawing its sequence number), or returns the error.
 #define TMPI_COLLECTIVE_CALL(NAME, COMM)                       \
+  tucana::fiber::KeepCallErrno keep_caller_errno;              \
   tucana::mpi::Call call;                                      \
   int begin_error = 0;                                         \
   if (!tucana::mpi::begin_call(NAME, COMM, &call, &begin_error)) return begin_error

@@ -170,7 +170,7 @@ int TMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const T
 
 int TMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, TMPI_Datatype type, TMPI_Op op) {
   const char* call = "MPI_Reduce_local";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   std::size_t bytes;
   TypeMapPtr map;
   if (int e = check_buffer(me, TMPI_COMM_WORLD, call, count, type, &map, &bytes)) return e;
@@ -184,7 +184,7 @@ int TMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, TMPI_Datatyp
 }
 
 int TMPI_Op_commutative(TMPI_Op op, int* commute) {
-  Subrank* me = enter("MPI_Op_commutative");
+  Entered me = enter("MPI_Op_commutative");
   if (!op_name(op)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OP, "MPI_Op_commutative", "invalid operation %d", op);
   bool c = true;
   user_op(op, &c);
@@ -199,7 +199,7 @@ int TMPI_Op_create(TMPI_User_function* function, int commute, TMPI_Op* op) {
 }
 
 int TMPI_Op_free(TMPI_Op* op) {
-  Subrank* me = enter("MPI_Op_free");
+  Entered me = enter("MPI_Op_free");
   if (!free_user_op(*op)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OP, "MPI_Op_free", "not a user operation");
   *op = TMPI_OP_NULL;
   return TMPI_SUCCESS;

@@ -418,7 +418,7 @@ int split_members(Subrank* me, TMPI_Comm parent, const CommInfo& pi, int color, 
 namespace {
 
 int split(const char* call, TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
   if (pi.comm->inter()) return inter_unsupported(me, comm, call);
@@ -622,7 +622,7 @@ extern "C" {
 
 int TMPI_Comm_remote_size(TMPI_Comm comm, int* size) {
   const char* call = "MPI_Comm_remote_size";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, call, comm);
   if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
@@ -632,7 +632,7 @@ int TMPI_Comm_remote_size(TMPI_Comm comm, int* size) {
 
 int TMPI_Comm_remote_group(TMPI_Comm comm, TMPI_Group* group) {
   const char* call = "MPI_Comm_remote_group";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, call, comm);
   if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
@@ -646,7 +646,7 @@ int TMPI_Comm_remote_group(TMPI_Comm comm, TMPI_Group* group) {
 int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer_comm, int remote_leader, int tag,
                           TMPI_Comm* newintercomm) {
   const char* call = "MPI_Intercomm_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo li;
   if (!comm_info(me, local_comm, &li)) return bad_comm(me, call, local_comm);
   if (li.comm->inter())
@@ -722,7 +722,7 @@ int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer
 // if both passed the same, the group whose rank 0 has the lower world rank.
 int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm) {
   const char* call = "MPI_Intercomm_merge";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, intercomm, &pi)) return bad_comm(me, call, intercomm);
   Comm& ic = *pi.comm;
@@ -757,7 +757,7 @@ int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm)
 // other collective uses and the call's tag as the sequence number.
 int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_create_group";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   const Group* g = nullptr;
   if (int e = subgroup_args(me, call, comm, group, &pi, &g)) return e;
@@ -804,7 +804,7 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
 }
 
 int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
-  Subrank* me = enter("MPI_Comm_rank");
+  Entered me = enter("MPI_Comm_rank");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_rank", comm);
   *rank = c->rank;
@@ -812,7 +812,7 @@ int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
 }
 
 int TMPI_Comm_size(TMPI_Comm comm, int* size) {
-  Subrank* me = enter("MPI_Comm_size");
+  Entered me = enter("MPI_Comm_size");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_size", comm);
   *size = c->size;
@@ -820,7 +820,7 @@ int TMPI_Comm_size(TMPI_Comm comm, int* size) {
 }
 
 int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
-  Subrank* me = enter("MPI_Comm_test_inter");
+  Entered me = enter("MPI_Comm_test_inter");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_test_inter", comm);
   *flag = c->inter() ? 1 : 0;
@@ -828,7 +828,7 @@ int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
 }
 
 int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
-  Subrank* me = enter("MPI_Comm_get_attr");
+  Entered me = enter("MPI_Comm_get_attr");
   if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_get_attr", comm);
   // Predefined attributes are returned as pointers to int, as MPI says.
   // Written once (the first call, under the guard of a local static):
@@ -861,7 +861,7 @@ int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
 }
 
 int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
-  Subrank* me = enter("MPI_Comm_set_errhandler");
+  Entered me = enter("MPI_Comm_set_errhandler");
   Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_set_errhandler", comm);
   if (!valid_errhandler(errhandler, ErrhandlerKind::Comm))
@@ -872,7 +872,7 @@ int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
 }
 
 int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
-  Subrank* me = enter("MPI_Comm_get_errhandler");
+  Entered me = enter("MPI_Comm_get_errhandler");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_get_errhandler", comm);
   *errhandler = c->errhandler;
@@ -880,7 +880,7 @@ int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
 }
 
 int TMPI_Comm_set_name(TMPI_Comm comm, const char* name) {
-  Subrank* me = enter("MPI_Comm_set_name");
+  Entered me = enter("MPI_Comm_set_name");
   Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_set_name", comm);
   c->name.assign(name, strnlen(name, TMPI_MAX_OBJECT_NAME - 1));
@@ -888,7 +888,7 @@ int TMPI_Comm_set_name(TMPI_Comm comm, const char* name) {
 }
 
 int TMPI_Comm_get_name(TMPI_Comm comm, char* name, int* resultlen) {
-  Subrank* me = enter("MPI_Comm_get_name");
+  Entered me = enter("MPI_Comm_get_name");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_get_name", comm);
   std::memcpy(name, c->name.c_str(), c->name.size() + 1);
@@ -898,7 +898,7 @@ int TMPI_Comm_get_name(TMPI_Comm comm, char* name, int* resultlen) {
 
 int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_dup";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
   if (pi.comm->inter()) return dup_inter(me, comm, pi, newcomm);
@@ -921,7 +921,7 @@ int TMPI_Comm_split(TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
 int TMPI_Comm_split_type(TMPI_Comm comm, int split_type, int key, TMPI_Info info, TMPI_Comm* newcomm) {
   (void)info;
   const char* call = "MPI_Comm_split_type";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (split_type != TMPI_COMM_TYPE_SHARED && split_type != TMPI_UNDEFINED)
     return mpi_error(me, comm, TMPI_ERR_ARG, call,
                      "unknown split type %d (MPI_COMM_TYPE_SHARED and MPI_UNDEFINED are supported)", split_type);
@@ -932,7 +932,7 @@ int TMPI_Comm_split_type(TMPI_Comm comm, int split_type, int key, TMPI_Info info
 
 int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   const Group* g = nullptr;
   if (int e = subgroup_args(me, call, comm, group, &pi, &g)) return e;
@@ -942,7 +942,7 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
 
 int TMPI_Comm_free(TMPI_Comm* comm) {
   const char* call = "MPI_Comm_free";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Comm* c = me->handles.comm(*comm);
   if (!c) return bad_comm(me, call, *comm);
   if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
@@ -956,7 +956,7 @@ int TMPI_Comm_free(TMPI_Comm* comm) {
 }
 
 int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
-  Subrank* me = enter("MPI_Comm_compare");
+  Entered me = enter("MPI_Comm_compare");
   const Comm* a = me->handles.comm(comm1);
   const Comm* b = me->handles.comm(comm2);
   if (!a) return bad_comm(me, "MPI_Comm_compare", comm1);
@@ -980,7 +980,7 @@ int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
 }
 
 int TMPI_Comm_group(TMPI_Comm comm, TMPI_Group* group) {
-  Subrank* me = enter("MPI_Comm_group");
+  Entered me = enter("MPI_Comm_group");
   const Comm* c = me->handles.comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_group", comm);
   *group = new_group(me, c->members());
@@ -988,7 +988,7 @@ int TMPI_Comm_group(TMPI_Comm comm, TMPI_Group* group) {
 }
 
 int TMPI_Group_size(TMPI_Group group, int* size) {
-  Subrank* me = enter("MPI_Group_size");
+  Entered me = enter("MPI_Group_size");
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, "MPI_Group_size", group);
   *size = static_cast<int>(g->world.size());
@@ -996,7 +996,7 @@ int TMPI_Group_size(TMPI_Group group, int* size) {
 }
 
 int TMPI_Group_rank(TMPI_Group group, int* rank) {
-  Subrank* me = enter("MPI_Group_rank");
+  Entered me = enter("MPI_Group_rank");
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, "MPI_Group_rank", group);
   *rank = g->rank_of_world(me->world);
@@ -1005,7 +1005,7 @@ int TMPI_Group_rank(TMPI_Group group, int* rank) {
 
 int TMPI_Group_incl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_incl";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, call, group);
   if (int e = check_ranks(me, call, *g, n, ranks)) return e;
@@ -1017,7 +1017,7 @@ int TMPI_Group_incl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newg
 
 int TMPI_Group_excl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_excl";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, call, group);
   if (int e = check_ranks(me, call, *g, n, ranks)) return e;
@@ -1032,7 +1032,7 @@ int TMPI_Group_excl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newg
 
 int TMPI_Group_range_incl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_range_incl";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, call, group);
   std::vector<int> ranks;
@@ -1045,7 +1045,7 @@ int TMPI_Group_range_incl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* 
 
 int TMPI_Group_range_excl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_range_excl";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Group* g = me->handles.group(group);
   if (!g) return bad_group(me, call, group);
   std::vector<int> ranks;
@@ -1055,7 +1055,7 @@ int TMPI_Group_range_excl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* 
 
 int TMPI_Group_translate_ranks(TMPI_Group group1, int n, const int ranks1[], TMPI_Group group2, int ranks2[]) {
   const char* call = "MPI_Group_translate_ranks";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   const Group *a, *b;
   int err = 0;
   if (!two_groups(me, call, group1, group2, &a, &b, &err)) return err;
@@ -1074,7 +1074,7 @@ int TMPI_Group_translate_ranks(TMPI_Group group1, int n, const int ranks1[], TMP
 }
 
 int TMPI_Group_compare(TMPI_Group group1, TMPI_Group group2, int* result) {
-  Subrank* me = enter("MPI_Group_compare");
+  Entered me = enter("MPI_Group_compare");
   const Group *a, *b;
   int err = 0;
   if (!two_groups(me, "MPI_Group_compare", group1, group2, &a, &b, &err)) return err;
@@ -1083,7 +1083,7 @@ int TMPI_Group_compare(TMPI_Group group1, TMPI_Group group2, int* result) {
 }
 
 int TMPI_Group_union(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
-  Subrank* me = enter("MPI_Group_union");
+  Entered me = enter("MPI_Group_union");
   const Group *a, *b;
   int err = 0;
   if (!two_groups(me, "MPI_Group_union", group1, group2, &a, &b, &err)) return err;
@@ -1095,7 +1095,7 @@ int TMPI_Group_union(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup)
 }
 
 int TMPI_Group_intersection(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
-  Subrank* me = enter("MPI_Group_intersection");
+  Entered me = enter("MPI_Group_intersection");
   const Group *a, *b;
   int err = 0;
   if (!two_groups(me, "MPI_Group_intersection", group1, group2, &a, &b, &err)) return err;
@@ -1107,7 +1107,7 @@ int TMPI_Group_intersection(TMPI_Group group1, TMPI_Group group2, TMPI_Group* ne
 }
 
 int TMPI_Group_difference(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newgroup) {
-  Subrank* me = enter("MPI_Group_difference");
+  Entered me = enter("MPI_Group_difference");
   const Group *a, *b;
   int err = 0;
   if (!two_groups(me, "MPI_Group_difference", group1, group2, &a, &b, &err)) return err;
@@ -1119,7 +1119,7 @@ int TMPI_Group_difference(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newg
 }
 
 int TMPI_Group_free(TMPI_Group* group) {
-  Subrank* me = enter("MPI_Group_free");
+  Entered me = enter("MPI_Group_free");
   if (!me->handles.group(*group)) return bad_group(me, "MPI_Group_free", *group);
   if (*group != TMPI_GROUP_EMPTY) me->handles.groups[static_cast<std::size_t>(*group)].reset();
   *group = TMPI_GROUP_NULL;

@@ -59,7 +59,7 @@ RealKind real_kind(TMPI_Datatype real, TMPI_Datatype complex) {
 // MPI_Type_create_f90_real/complex: the smallest kind with precision >= p
 // and range >= r (MPI_UNDEFINED: either, not both, unspecified).
 int f90_real(const char* call, int combiner, int p, int r, TMPI_Datatype* newtype) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (p == TMPI_UNDEFINED && r == TMPI_UNDEFINED)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "p and r are both MPI_UNDEFINED");
   const RealKind kinds[] = {real_kind<float>(TMPI_DT_REAL4, TMPI_DT_COMPLEX8),
@@ -112,7 +112,7 @@ extern "C" {
 
 int TMPI_Type_get_envelope(TMPI_Datatype type, int* num_integers, int* num_addresses, int* num_datatypes,
                            int* combiner) {
-  Subrank* me = enter("MPI_Type_get_envelope");
+  Entered me = enter("MPI_Type_get_envelope");
   if (!type_map(type))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_get_envelope", "invalid datatype %d", type);
   ContentsPtr c = type_contents(type);
@@ -131,7 +131,7 @@ int TMPI_Type_get_envelope(TMPI_Datatype type, int* num_integers, int* num_addre
 int TMPI_Type_get_contents(TMPI_Datatype type, int max_integers, int max_addresses, int max_datatypes,
                            int integers[], TMPI_Aint addresses[], TMPI_Datatype datatypes[]) {
   const char* call = "MPI_Type_get_contents";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!type_map(type)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
   ContentsPtr c = type_contents(type);
   if (!c)
@@ -159,7 +159,7 @@ int TMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
                             const int dargs[], const int psizes[], int order, TMPI_Datatype old,
                             TMPI_Datatype* newtype) {
   const char* call = "MPI_Type_create_darray";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   TypeMapPtr m = type_map(old);
   if (!m) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", old);
   if (size < 1 || rank < 0 || rank >= size)
@@ -231,7 +231,7 @@ int TMPI_Type_create_f90_complex(int p, int r, TMPI_Datatype* newtype) {
 // The smallest integer kind with range >= r (decimal digits; MPI_UNDEFINED:
 // any).
 int TMPI_Type_create_f90_integer(int r, TMPI_Datatype* newtype) {
-  Subrank* me = enter("MPI_Type_create_f90_integer");
+  Entered me = enter("MPI_Type_create_f90_integer");
   const std::pair<int, TMPI_Datatype> kinds[] = {
       {std::numeric_limits<std::int8_t>::digits10, TMPI_DT_INTEGER1},
       {std::numeric_limits<std::int16_t>::digits10, TMPI_DT_INTEGER2},

@@ -70,7 +70,7 @@ int TMPI_Status_set_elements_x(TMPI_Status* status, TMPI_Datatype type, TMPI_Cou
 
 // Names: the predefined types are named after themselves until renamed.
 int TMPI_Type_set_name(TMPI_Datatype type, const char* name) {
-  Subrank* me = enter("MPI_Type_set_name");
+  Entered me = enter("MPI_Type_set_name");
   int size;
   if (TMPI_Type_size(type, &size) != TMPI_SUCCESS)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_set_name", "invalid datatype %d", type);
@@ -80,7 +80,7 @@ int TMPI_Type_set_name(TMPI_Datatype type, const char* name) {
 }
 
 int TMPI_Type_get_name(TMPI_Datatype type, char* name, int* resultlen) {
-  Subrank* me = enter("MPI_Type_get_name");
+  Entered me = enter("MPI_Type_get_name");
   int size;
   if (TMPI_Type_size(type, &size) != TMPI_SUCCESS)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_get_name", "invalid datatype %d", type);
@@ -108,7 +108,7 @@ int TMPI_Type_create_hindexed_block(int count, int blocklength, const TMPI_Aint 
 
 // The predefined type of a class with `size` bytes (MPI_Type_match_size).
 int TMPI_Type_match_size(int typeclass, int size, TMPI_Datatype* datatype) {
-  Subrank* me = enter("MPI_Type_match_size");
+  Entered me = enter("MPI_Type_match_size");
   static const TMPI_Datatype reals[] = {TMPI_DT_REAL4, TMPI_DT_REAL8, TMPI_DT_REAL16};
   static const TMPI_Datatype integers[] = {TMPI_DT_INTEGER1, TMPI_DT_INTEGER2, TMPI_DT_INTEGER4, TMPI_DT_INTEGER8};
   static const TMPI_Datatype complexes[] = {TMPI_DT_COMPLEX8, TMPI_DT_COMPLEX16, TMPI_DT_COMPLEX32};

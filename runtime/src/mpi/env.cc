@@ -63,7 +63,7 @@ int TMPI_Init(int* argc, char*** argv) {
 
 int TMPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   if (!Runtime::instance()) start_unwrapped(argc, argv);
-  Subrank* me = enter("MPI_Init", true);
+  Entered me = enter("MPI_Init", true);
   if (me->initialized)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, "MPI_Init", "MPI is already initialized");
   // A subrank is one fiber: its own calls are serialized by construction, but
@@ -87,7 +87,7 @@ int TMPI_Finalized(int* flag) {
 }
 
 int TMPI_Finalize(void) {
-  Subrank* me = enter("MPI_Finalize");
+  Entered me = enter("MPI_Finalize");
   if (tasks::Task* t = tasks::current_task())
     fatal("MPI_Finalize called by task %d ('%s') of subrank %d: call it from the subrank's own code", t->id,
           t->label, me->world);
@@ -172,7 +172,7 @@ int TMPI_Pcontrol(const int level, ...) {
 
 int TMPI_Alloc_mem(TMPI_Aint size, TMPI_Info info, void* baseptr) {
   (void)info;
-  Subrank* me = enter("MPI_Alloc_mem");
+  Entered me = enter("MPI_Alloc_mem");
   void* p = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
   if (!p) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, "MPI_Alloc_mem", "out of memory (%ld bytes)", static_cast<long>(size));
   *static_cast<void**>(baseptr) = p;

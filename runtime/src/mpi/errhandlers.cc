@@ -120,7 +120,7 @@ int TMPI_File_create_errhandler(TMPI_File_errhandler_function* fn, TMPI_Errhandl
 }
 
 int TMPI_Errhandler_free(TMPI_Errhandler* errhandler) {
-  Subrank* me = enter("MPI_Errhandler_free");
+  Entered me = enter("MPI_Errhandler_free");
   if (!errhandler || (*errhandler != TMPI_ERRORS_ARE_FATAL && *errhandler != TMPI_ERRORS_RETURN &&
                       !valid_errhandler(*errhandler, ErrhandlerKind::Comm) &&
                       !valid_errhandler(*errhandler, ErrhandlerKind::Win) &&
@@ -131,7 +131,7 @@ int TMPI_Errhandler_free(TMPI_Errhandler* errhandler) {
 }
 
 int TMPI_Comm_call_errhandler(TMPI_Comm comm, int errorcode) {
-  Subrank* me = enter("MPI_Comm_call_errhandler");
+  Entered me = enter("MPI_Comm_call_errhandler");
   int rank;
   if (int err = TMPI_Comm_rank(comm, &rank)) return err;
   mpi_error(me, comm, errorcode, "MPI_Comm_call_errhandler", "error code %d raised by the program", errorcode);
@@ -159,7 +159,7 @@ int TMPI_Add_error_class(int* errorclass) {
 }
 
 int TMPI_Add_error_code(int errorclass, int* errorcode) {
-  Subrank* me = enter("MPI_Add_error_code", true);
+  Entered me = enter("MPI_Add_error_code", true);
   bool known = errorclass >= TMPI_SUCCESS && errorclass < TMPI_ERR_LASTCODE;
   if (!known) known = user_error_class(errorclass) == errorclass;
   if (!known)
@@ -173,7 +173,7 @@ int TMPI_Add_error_code(int errorclass, int* errorcode) {
 }
 
 int TMPI_Add_error_string(int errorcode, const char* string) {
-  Subrank* me = enter("MPI_Add_error_string", true);
+  Entered me = enter("MPI_Add_error_string", true);
   if (user_error_class(errorcode) < 0)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Add_error_string",
                      "%d is not an error class or code added by the program", errorcode);

@@ -149,7 +149,7 @@ int report_error(const Subrank* me, TMPI_Errhandler handler, int object, int cod
 }
 
 int unsupported_call(const char* call, const char* reason, TMPI_Comm comm) {
-  Subrank* me = enter(call, true);
+  Entered me = enter(call, true);
   if (comm_errhandler(me, comm) != TMPI_ERRORS_RETURN)
     return mpi_error(me, comm, TMPI_ERR_UNSUPPORTED_OPERATION, call, "%s is not supported by Tucana: %s", call,
                      reason);
@@ -174,7 +174,9 @@ void fatal(const char* fmt, ...) {
   std::exit(1);
 }
 
-Subrank* enter(const char* call, bool before_init_ok) {
+namespace {
+
+Subrank* entering_subrank(const char* call, bool before_init_ok) {
   Subrank* me = current_subrank();
   if (!me && omp::thread_subrank())
     fatal("%s called by an OpenMP thread or a thread that subrank %d started: Tucana gives "
@@ -206,6 +208,13 @@ Subrank* enter(const char* call, bool before_init_ok) {
     if (me->finalized) mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called after MPI_Finalize");
   }
   return me;
+}
+
+}  // namespace
+
+Entered enter(const char* call, bool before_init_ok) {
+  const int caller_errno = *fiber::errno_here();  // before any work of the runtime's
+  return Entered(entering_subrank(call, before_init_ok), caller_errno);
 }
 
 }  // namespace tucana::mpi

@@ -3,6 +3,7 @@
 
 #include <tucana/tmpi.h>
 
+#include "fiber/keep_errno.h"
 #include "mpi/runtime.h"
 #include "sync/mutex.h"
 
@@ -23,9 +24,26 @@ int report_error(const Subrank* me, TMPI_Errhandler handler, int object, int cod
 // running yet).
 [[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
+// What enter() returns: the calling subrank, and the keeper of the
+// program's errno over the call (fiber::KeepCallErrno): kept as
+// `Entered me = enter(call);`, it puts the caller's errno back when the MPI
+// function returns, whatever the runtime's work in between set. Not
+// copyable: pass `me` on as the Subrank* it converts to.
+class Entered {
+ public:
+  Entered(Subrank* me, int caller_errno) : keep_(caller_errno), me_(me) {}
+  operator Subrank*() const { return me_; }
+  Subrank* operator->() const { return me_; }
+  Subrank& operator*() const { return *me_; }
+
+ private:
+  fiber::KeepCallErrno keep_;
+  Subrank* me_;
+};
+
 // The subrank making MPI call `call`; a fatal error when called outside a
 // subrank or, unless `before_init_ok`, before MPI_Init or after MPI_Finalize.
-Subrank* enter(const char* call, bool before_init_ok = false);
+Entered enter(const char* call, bool before_init_ok = false);
 
 // Marks `me` as polling without success (after a failed MPI_Test or
 // MPI_Iprobe), described by `what` for the deadlock report. The next MPI

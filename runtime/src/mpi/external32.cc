@@ -305,7 +305,7 @@ extern "C" {
 
 int TMPI_Pack_external_size(const char datarep[], int incount, TMPI_Datatype type, TMPI_Aint* size) {
   const char* call = "MPI_Pack_external_size";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = TMPI_SUCCESS;
   TypeMapPtr m = checked(me, call, datarep, type, &err);
   if (!m) return err;
@@ -317,7 +317,7 @@ int TMPI_Pack_external_size(const char datarep[], int incount, TMPI_Datatype typ
 int TMPI_Pack_external(const char datarep[], const void* inbuf, int incount, TMPI_Datatype type, void* outbuf,
                        TMPI_Aint outsize, TMPI_Aint* position) {
   const char* call = "MPI_Pack_external";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = TMPI_SUCCESS;
   TypeMapPtr m = checked(me, call, datarep, type, &err);
   if (!m) return err;
@@ -342,7 +342,7 @@ int TMPI_Pack_external(const char datarep[], const void* inbuf, int incount, TMP
 int TMPI_Unpack_external(const char datarep[], const void* inbuf, TMPI_Aint insize, TMPI_Aint* position,
                          void* outbuf, int outcount, TMPI_Datatype type) {
   const char* call = "MPI_Unpack_external";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = TMPI_SUCCESS;
   TypeMapPtr m = checked(me, call, datarep, type, &err);
   if (!m) return err;

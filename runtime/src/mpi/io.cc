@@ -183,7 +183,7 @@ TMPI_Errhandler null_handler(const Subrank* me) {
 
 #define TMPI_FILE_CALL(NAME, FH)                                                                         \
   const char* const call_name = NAME;                                                                    \
-  Subrank* me = enter(call_name);                                                                        \
+  Entered me = enter(call_name);                                                                        \
   File* f = find(FH);                                                                                    \
   if (!f || f->owner != me)                                                                              \
     return NULL_ERROR(me, TMPI_ERR_FILE, call_name, "invalid file handle %d", static_cast<int>(FH))
@@ -823,7 +823,7 @@ extern "C" {
 
 int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info info, TMPI_File* fh) {
   const char* call = "MPI_File_open";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo ci;
   if (!fh) return NULL_ERROR(me, TMPI_ERR_ARG, call, "null file handle pointer");
   *fh = TMPI_FILE_NULL;
@@ -907,7 +907,7 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
 
 int TMPI_File_close(TMPI_File* fh) {
   if (!fh) {
-    Subrank* me = enter("MPI_File_close");
+    Entered me = enter("MPI_File_close");
     return NULL_ERROR(me, TMPI_ERR_ARG, "MPI_File_close", "null file handle pointer");
   }
   TMPI_FILE_CALL("MPI_File_close", *fh);
@@ -935,7 +935,7 @@ int TMPI_File_close(TMPI_File* fh) {
 
 int TMPI_File_delete(const char* filename, TMPI_Info info) {
   const char* call = "MPI_File_delete";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!filename) return NULL_ERROR(me, TMPI_ERR_BAD_FILE, call, "null file name");
   if (!valid_info(info)) return NULL_ERROR(me, TMPI_ERR_INFO, call, "invalid info object");
   if (unlink(strip_prefix(filename).c_str()) != 0) {
@@ -1056,7 +1056,7 @@ int TMPI_File_get_type_extent(TMPI_File fh, TMPI_Datatype type, TMPI_Aint* exten
 // MPI_FILE_NULL's handler applies to MPI_File_open and MPI_File_delete.
 int TMPI_File_set_errhandler(TMPI_File fh, TMPI_Errhandler errhandler) {
   const char* call = "MPI_File_set_errhandler";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   File* f = fh == TMPI_FILE_NULL ? nullptr : find(fh);
   if (fh != TMPI_FILE_NULL && (!f || f->owner != me))
     return NULL_ERROR(me, TMPI_ERR_FILE, call, "invalid file handle %d", static_cast<int>(fh));
@@ -1077,7 +1077,7 @@ int TMPI_File_set_errhandler(TMPI_File fh, TMPI_Errhandler errhandler) {
 
 int TMPI_File_get_errhandler(TMPI_File fh, TMPI_Errhandler* errhandler) {
   const char* call = "MPI_File_get_errhandler";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (fh == TMPI_FILE_NULL) {
     *errhandler = null_handler(me);
     return TMPI_SUCCESS;
@@ -1090,7 +1090,7 @@ int TMPI_File_get_errhandler(TMPI_File fh, TMPI_Errhandler* errhandler) {
 
 int TMPI_File_call_errhandler(TMPI_File fh, int errorcode) {
   const char* call = "MPI_File_call_errhandler";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (fh == TMPI_FILE_NULL) {
     NULL_ERROR(me, errorcode, call, "error code %d raised by the program", errorcode);
     return TMPI_SUCCESS;
@@ -1194,7 +1194,7 @@ int TMPI_Register_datarep(const char* datarep, TMPI_Datarep_conversion_function*
                           TMPI_Datarep_conversion_function* write_conversion_fn,
                           TMPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state) {
   const char* call = "MPI_Register_datarep";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!datarep || !*datarep) return NULL_ERROR(me, TMPI_ERR_ARG, call, "empty data representation name");
   if (std::strlen(datarep) >= TMPI_MAX_DATAREP_STRING)
     return NULL_ERROR(me, TMPI_ERR_ARG, call, "the name \"%.40s...\" has %zu characters; MPI_MAX_DATAREP_STRING is %d",
@@ -1213,7 +1213,7 @@ int TMPI_Register_datarep(const char* datarep, TMPI_Datarep_conversion_function*
   {
     DatarepTable& t = datareps();
     sync::MutexLock hold(t.lock);
-    added = t.reps.emplace(std::make_pair(me, name), d).second;
+    added = t.reps.emplace(std::make_pair(static_cast<Subrank*>(me), name), d).second;
   }
   if (!added)
     return NULL_ERROR(me, TMPI_ERR_DUP_DATAREP, call, "data representation \"%s\" is registered already", datarep);

@@ -66,7 +66,7 @@ void proc_null_status(TMPI_Status* status) {
 // or an error (truncation, a bad handle).
 int receive(const char* call, void* buf, int count, TMPI_Datatype type, TMPI_Message* message, TMPI_Status* st,
             TMPI_Comm* comm) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!message) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "null message pointer");
   if (*message == TMPI_MESSAGE_NO_PROC) {
     proc_null_status(st);

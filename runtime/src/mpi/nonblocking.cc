@@ -130,7 +130,7 @@ extern "C" {
 // ContextTurn drawn here, in program order.
 int TMPI_Comm_idup(TMPI_Comm comm, TMPI_Comm* newcomm, TMPI_Request* request) {
   const char* name = "MPI_Comm_idup";
-  Subrank* me = enter(name);
+  Entered me = enter(name);
   if (!request) return mpi_error(me, comm, TMPI_ERR_REQUEST, name, "null request pointer");
   std::shared_ptr<PendingDup> pending;
   Call call;

@@ -161,7 +161,7 @@ int report_request_error(Subrank* me, const Request* r, const char* call) {
 
 int blocking_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest,
                   int tag, TMPI_Comm comm, bool synchronous) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
   if (a.proc_null) return TMPI_SUCCESS;
@@ -178,7 +178,7 @@ int blocking_send(const char* call, const void* buf, int count, TMPI_Datatype ty
 int nonblocking(const char* call, comm::Operation::Kind kind, const void* buf, int count,
                 TMPI_Datatype type, int peer, int tag, TMPI_Comm comm, bool synchronous,
                 bool persistent, TMPI_Request* request) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   bool is_send = kind == comm::Operation::Kind::Send;
   P2PArgs a;
   if (int e = check_p2p(me, call, is_send, true, buf, count, type, peer, tag, comm, &a)) return e;
@@ -236,7 +236,7 @@ void buffered_done(comm::Operation* op) {
 // a program that would run out of buffer space under MPI gets the same error.
 int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype type, int dest, int tag,
                   TMPI_Comm comm) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
   if (a.proc_null) return TMPI_SUCCESS;
@@ -263,7 +263,7 @@ int buffered_send(const char* call, const void* buf, int count, TMPI_Datatype ty
 
 int post_released(const char* call, comm::Operation::Kind kind, void* buf, int count, TMPI_Datatype type,
                   int peer, int tag, TMPI_Comm comm, TMPI_Status* status) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   bool is_send = kind == comm::Operation::Kind::Send;
   P2PArgs a;
   if (int e = check_p2p(me, call, is_send, true, buf, count, type, peer, tag, comm, &a)) return e;
@@ -522,7 +522,7 @@ int TMPI_Ibsend(const void* buf, int count, TMPI_Datatype type, int dest, int ta
 int TMPI_Bsend_init(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm,
                     TMPI_Request* request) {
   const char* call = "MPI_Bsend_init";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, true, true, buf, count, type, dest, tag, comm, &a)) return e;
   Request* r = completed_send_request(me, call, dest, tag, comm);
@@ -538,7 +538,7 @@ int TMPI_Bsend_init(const void* buf, int count, TMPI_Datatype type, int dest, in
 
 int TMPI_Buffer_attach(void* buffer, int size) {
   const char* call = "MPI_Buffer_attach";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (me->bsend_buffer)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_BUFFER, call, "a buffer is already attached (MPI_Buffer_detach it first)");
   if (size < 0) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "negative size %d", size);
@@ -549,7 +549,7 @@ int TMPI_Buffer_attach(void* buffer, int size) {
 
 int TMPI_Buffer_detach(void* buffer_addr, int* size) {
   const char* call = "MPI_Buffer_detach";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   // MPI: returns when every buffered message has been sent.
   if (me->bsend_used.load() > 0) {
     note_polling(me, BlockedIn{call, "MPI_Bsend", "dest", TMPI_ANY_SOURCE, TMPI_ANY_TAG, TMPI_COMM_WORLD});
@@ -565,7 +565,7 @@ int TMPI_Buffer_detach(void* buffer_addr, int* size) {
 int TMPI_Recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
               TMPI_Status* status) {
   const char* call = "MPI_Recv";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, false, true, buf, count, type, source, tag, comm, &a)) return e;
   Request r;
@@ -582,7 +582,7 @@ int TMPI_Sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, in
                   void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
                   TMPI_Comm comm, TMPI_Status* status) {
   const char* call = "MPI_Sendrecv";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs sa, ra;
   if (int e = check_p2p(me, call, true, true, sendbuf, sendcount, sendtype, dest, sendtag, comm, &sa)) return e;
   if (int e = check_p2p(me, call, false, true, recvbuf, recvcount, recvtype, source, recvtag, comm, &ra)) return e;
@@ -611,7 +611,7 @@ int TMPI_Sendrecv_replace(void* buf, int count, TMPI_Datatype type, int dest, in
 
 int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* status) {
   const char* call = "MPI_Iprobe";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
   if (a.proc_null) {
@@ -643,7 +643,7 @@ int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* sta
 
 int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
   const char* call = "MPI_Probe";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   P2PArgs a;
   if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
   if (a.proc_null) {

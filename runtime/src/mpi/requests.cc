@@ -130,7 +130,7 @@ extern "C" {
 
 int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
   const char* call = "MPI_Wait";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (is_empty(*request)) {
     empty_status(status);
     return TMPI_SUCCESS;
@@ -142,7 +142,7 @@ int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
 
 int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
   const char* call = "MPI_Waitall";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   check_coverage(me, count, requests);
   for (int i = 0; i < count; ++i)
     if (!is_empty(requests[i])) wait_done(me, requests[i], call);
@@ -159,7 +159,7 @@ int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
 
 int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* status) {
   const char* call = "MPI_Waitany";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   for (;;) {
     bool any_active = false;
     for (int i = 0; i < count; ++i) {
@@ -183,7 +183,7 @@ int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* st
 int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indices[],
                   TMPI_Status statuses[]) {
   const char* call = "MPI_Waitsome";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   for (;;) {
     bool any_active = false;
     int n = 0;
@@ -212,7 +212,7 @@ int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indic
 
 int TMPI_Test(TMPI_Request* request, int* flag, TMPI_Status* status) {
   const char* call = "MPI_Test";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (is_empty(*request)) {
     *flag = 1;
     empty_status(status);
@@ -229,7 +229,7 @@ int TMPI_Test(TMPI_Request* request, int* flag, TMPI_Status* status) {
 
 int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status statuses[]) {
   const char* call = "MPI_Testall";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Runtime::get().messenger->poll();
   for (int i = 0; i < count; ++i) {
     if (!is_empty(requests[i]) && !is_done(requests[i])) {
@@ -251,7 +251,7 @@ int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status stat
 
 int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI_Status* status) {
   const char* call = "MPI_Testany";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Runtime::get().messenger->poll();
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
@@ -275,7 +275,7 @@ int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI
 int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indices[],
                   TMPI_Status statuses[]) {
   const char* call = "MPI_Testsome";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Runtime::get().messenger->poll();
   bool any_active = false;
   int n = 0;
@@ -296,7 +296,7 @@ int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indic
 
 int TMPI_Request_get_status(TMPI_Request request, int* flag, TMPI_Status* status) {
   const char* call = "MPI_Request_get_status";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (is_empty(request)) {
     *flag = 1;
     empty_status(status);
@@ -312,7 +312,7 @@ int TMPI_Request_get_status(TMPI_Request request, int* flag, TMPI_Status* status
 
 int TMPI_Request_free(TMPI_Request* request) {
   const char* call = "MPI_Request_free";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Request* r = *request;
   if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be freed");
   *request = TMPI_REQUEST_NULL;
@@ -328,7 +328,7 @@ int TMPI_Request_free(TMPI_Request* request) {
 
 int TMPI_Start(TMPI_Request* request) {
   const char* call = "MPI_Start";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Request* r = *request;
   if (!r || !r->persistent)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a persistent request");
@@ -356,7 +356,7 @@ int TMPI_Start(TMPI_Request* request) {
 
 int TMPI_Cancel(TMPI_Request* request) {
   const char* call = "MPI_Cancel";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Request* r = request ? *request : nullptr;
   if (!r) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "MPI_REQUEST_NULL cannot be cancelled");
   if (r->greq_cancel) return r->greq_cancel(r->greq_extra, is_done(r) ? 1 : 0);
@@ -378,7 +378,7 @@ int TMPI_Cancel(TMPI_Request* request) {
 int TMPI_Grequest_start(TMPI_Grequest_query_function* query_fn, TMPI_Grequest_free_function* free_fn,
                         TMPI_Grequest_cancel_function* cancel_fn, void* extra_state, TMPI_Request* request) {
   const char* call = "MPI_Grequest_start";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!request || !query_fn || !free_fn || !cancel_fn)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "null request pointer or callback");
   auto* r = new Request;
@@ -396,7 +396,7 @@ int TMPI_Grequest_start(TMPI_Grequest_query_function* query_fn, TMPI_Grequest_fr
 
 int TMPI_Grequest_complete(TMPI_Request request) {
   const char* call = "MPI_Grequest_complete";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   Request* r = request;
   if (!r || !r->greq_query || is_done(r))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a pending generalized request");
@@ -418,7 +418,7 @@ int TMPI_Status_set_cancelled(TMPI_Status* status, int flag) {
 
 int TMPI_Status_set_elements(TMPI_Status* status, TMPI_Datatype type, int count) {
   const char* call = "MPI_Status_set_elements";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
   // Elements are the predefined ones the datatype is made of, in the order

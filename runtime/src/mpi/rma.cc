@@ -260,7 +260,7 @@ int win_error(Window* w, int code, const char* call, const char* what) {
 
 #define TMPI_WIN_CALL(NAME, WIN)                                                                        \
   const char* const call_name = NAME;                                                                   \
-  Subrank* me = enter(call_name);                                                                       \
+  Entered me = enter(call_name);                                                                       \
   Window* w = find(WIN);                                                                                \
   if (!w || w->owner != me)                                                                             \
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_WIN, call_name, "invalid window %d", static_cast<int>(WIN))
@@ -419,7 +419,7 @@ int to_window_ranks(Window* w, TMPI_Group group, std::vector<int>* out) {
 
 int create_window(const char* call, TMPI_Comm comm, char* base, TMPI_Aint size, int disp_unit, int flavor,
                   TMPI_Win* win, Window** made = nullptr) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (!win) return mpi_error(me, comm, TMPI_ERR_ARG, call, "null window pointer");
   if (is_inter(me, comm)) return inter_unsupported(me, comm, call);
   if (size < 0) return mpi_error(me, comm, TMPI_ERR_SIZE, call, "negative size");
@@ -511,7 +511,7 @@ int TMPI_Win_allocate(TMPI_Aint size, int disp_unit, TMPI_Info, TMPI_Comm comm, 
 int TMPI_Win_allocate_shared(TMPI_Aint size, int disp_unit, TMPI_Info, TMPI_Comm comm, void* baseptr,
                              TMPI_Win* win) {
   const char* call = "MPI_Win_allocate_shared";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int n = 0, rank = 0;
   if (int err = TMPI_Comm_size(comm, &n)) return err;
   TMPI_Comm_rank(comm, &rank);

@@ -28,7 +28,7 @@ struct tucana_superblock {
 namespace {
 
 Subrank* owner_of(tucana_superblock* sb, const char* call) {
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (me->superblocks.empty() || &sb->run != me->superblocks.back())
     fatal("%s: superblock %s is not the innermost superblock of subrank %d", call,
           sb->run.desc().where, me->world);
@@ -50,7 +50,7 @@ void park_in(Subrank* me, const SuperblockRun& run, bool at_end) {
 extern "C" {
 
 tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
-  Subrank* me = enter("tucana_sb_begin");
+  Entered me = enter("tucana_sb_begin");
   // A superblock's regions are the subrank's own schedule (its fiber parks
   // between them, its requests belong to them): not a task's.
   if (tasks::Task* t = tasks::current_task())
@@ -145,13 +145,13 @@ void tucana_sb_end(tucana_superblock* sb) {
 // released by their completion; outside regions, the blocking calls.
 int tucana_sb_recv(void* buf, int count, TMPI_Datatype type, int source, int tag, TMPI_Comm comm,
                    TMPI_Status* status) {
-  Subrank* me = enter("MPI_Recv");
+  Entered me = enter("MPI_Recv");
   if (!me->current_instance || tasks::current_task()) return TMPI_Recv(buf, count, type, source, tag, comm, status);
   return post_released("MPI_Recv", comm::Operation::Kind::Recv, buf, count, type, source, tag, comm, status);
 }
 
 int tucana_sb_send(const void* buf, int count, TMPI_Datatype type, int dest, int tag, TMPI_Comm comm) {
-  Subrank* me = enter("MPI_Send");
+  Entered me = enter("MPI_Send");
   if (!me->current_instance || tasks::current_task()) return TMPI_Send(buf, count, type, dest, tag, comm);
   return post_released("MPI_Send", comm::Operation::Kind::Send, const_cast<void*>(buf), count, type, dest, tag,
                        comm, TMPI_STATUS_IGNORE);
@@ -160,7 +160,7 @@ int tucana_sb_send(const void* buf, int count, TMPI_Datatype type, int dest, int
 int tucana_sb_sendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, int dest, int sendtag,
                        void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
                        TMPI_Comm comm, TMPI_Status* status) {
-  Subrank* me = enter("MPI_Sendrecv");
+  Entered me = enter("MPI_Sendrecv");
   if (!me->current_instance || tasks::current_task())
     return TMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                          recvtag, comm, status);

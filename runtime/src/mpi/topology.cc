@@ -186,7 +186,7 @@ extern "C" {
 
 int TMPI_Dims_create(int nnodes, int ndims, int dims[]) {
   const char* call = "MPI_Dims_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   if (nnodes < 1 || ndims < 0)
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_DIMS, call, "invalid arguments nnodes=%d ndims=%d", nnodes, ndims);
   int fixed = 1, free_dims = 0;
@@ -227,7 +227,7 @@ int TMPI_Cart_create(TMPI_Comm comm_old, int ndims, const int dims[], const int 
                      TMPI_Comm* comm_cart) {
   (void)reorder;  // ranks keep their order: subranks have no placement to improve
   const char* call = "MPI_Cart_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
@@ -254,7 +254,7 @@ int TMPI_Cart_create(TMPI_Comm comm_old, int ndims, const int dims[], const int 
 }
 
 int TMPI_Cartdim_get(TMPI_Comm comm, int* ndims) {
-  Subrank* me = enter("MPI_Cartdim_get");
+  Entered me = enter("MPI_Cartdim_get");
   int err = 0;
   const Comm* c = cart_of(me, comm, "MPI_Cartdim_get", &err);
   if (!c) return err;
@@ -263,7 +263,7 @@ int TMPI_Cartdim_get(TMPI_Comm comm, int* ndims) {
 }
 
 int TMPI_Cart_get(TMPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-  Subrank* me = enter("MPI_Cart_get");
+  Entered me = enter("MPI_Cart_get");
   int err = 0;
   const Comm* c = cart_of(me, comm, "MPI_Cart_get", &err);
   if (!c) return err;
@@ -281,7 +281,7 @@ int TMPI_Cart_get(TMPI_Comm comm, int maxdims, int dims[], int periods[], int co
 
 int TMPI_Cart_coords(TMPI_Comm comm, int rank, int maxdims, int coords[]) {
   const char* call = "MPI_Cart_coords";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = cart_of(me, comm, call, &err);
   if (!c) return err;
@@ -294,7 +294,7 @@ int TMPI_Cart_coords(TMPI_Comm comm, int rank, int maxdims, int coords[]) {
 
 int TMPI_Cart_rank(TMPI_Comm comm, const int coords[], int* rank) {
   const char* call = "MPI_Cart_rank";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = cart_of(me, comm, call, &err);
   if (!c) return err;
@@ -307,7 +307,7 @@ int TMPI_Cart_rank(TMPI_Comm comm, const int coords[], int* rank) {
 
 int TMPI_Cart_shift(TMPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
   const char* call = "MPI_Cart_shift";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = cart_of(me, comm, call, &err);
   if (!c) return err;
@@ -327,7 +327,7 @@ int TMPI_Cart_shift(TMPI_Comm comm, int direction, int disp, int* rank_source, i
 
 int TMPI_Cart_sub(TMPI_Comm comm, const int remain_dims[], TMPI_Comm* newcomm) {
   const char* call = "MPI_Cart_sub";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = cart_of(me, comm, call, &err);
   if (!c) return err;
@@ -357,7 +357,7 @@ int TMPI_Cart_sub(TMPI_Comm comm, const int remain_dims[], TMPI_Comm* newcomm) {
 }
 
 int TMPI_Topo_test(TMPI_Comm comm, int* status) {
-  Subrank* me = enter("MPI_Topo_test");
+  Entered me = enter("MPI_Topo_test");
   const Comm* c = me->handles.comm(comm);
   if (!c) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Topo_test", "invalid communicator %d", comm);
   *status = c->cart ? TMPI_CART : c->graph ? TMPI_GRAPH : c->dist_graph ? TMPI_DIST_GRAPH : TMPI_UNDEFINED;
@@ -367,7 +367,7 @@ int TMPI_Topo_test(TMPI_Comm comm, int* status) {
 int TMPI_Cart_map(TMPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   (void)periods;
   const char* call = "MPI_Cart_map";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo ci;
   if (!comm_info(me, comm, &ci)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
   if (ndims < 0) return mpi_error(me, comm, TMPI_ERR_DIMS, call, "invalid ndims %d", ndims);
@@ -387,7 +387,7 @@ int TMPI_Graph_create(TMPI_Comm comm_old, int nnodes, const int index[], const i
                       TMPI_Comm* comm_graph) {
   (void)reorder;
   const char* call = "MPI_Graph_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
@@ -427,7 +427,7 @@ int TMPI_Graph_get(TMPI_Comm comm, int maxindex, int maxedges, int index[], int 
 
 int TMPI_Graph_neighbors_count(TMPI_Comm comm, int rank, int* nneighbors) {
   const char* call = "MPI_Graph_neighbors_count";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = graph_of(me, comm, call, &err);
   if (!c) return err;
@@ -438,7 +438,7 @@ int TMPI_Graph_neighbors_count(TMPI_Comm comm, int rank, int* nneighbors) {
 
 int TMPI_Graph_neighbors(TMPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
   const char* call = "MPI_Graph_neighbors";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   int err = 0;
   const Comm* c = graph_of(me, comm, call, &err);
   if (!c) return err;
@@ -450,7 +450,7 @@ int TMPI_Graph_neighbors(TMPI_Comm comm, int rank, int maxneighbors, int neighbo
 
 int TMPI_Graph_map(TMPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   const char* call = "MPI_Graph_map";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo ci;
   if (!comm_info(me, comm, &ci)) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
   if (int e = check_graph(me, comm, call, ci.size, nnodes, index, edges)) return e;
@@ -464,7 +464,7 @@ int TMPI_Dist_graph_create_adjacent(TMPI_Comm comm_old, int indegree, const int 
   (void)info;
   (void)reorder;
   const char* call = "MPI_Dist_graph_create_adjacent";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
@@ -495,7 +495,7 @@ int TMPI_Dist_graph_create(TMPI_Comm comm_old, int n, const int nodes[], const i
   (void)info;
   (void)reorder;
   const char* call = "MPI_Dist_graph_create";
-  Subrank* me = enter(call);
+  Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm_old, &pi))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm_old);
