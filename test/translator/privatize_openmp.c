@@ -4,8 +4,12 @@
 // name a variable, so a privatized global named in one is warned about
 // (except private(x), whose copy is the construct's own and means the same),
 // and inside a construct that gives it a copy of its own the name is that
-// copy; a threadprivate variable is warned about and left as it is (it
-// compiles: no section attribute on a thread-local).
+// copy; a threadprivate variable is left as it is (a copy per thread: no
+// section attribute on a thread-local) and registered at the end of the
+// file, so that the runtime keeps its values per subrank and per thread
+// (its name goes into tucana_threadprivate_names, which the link-time list
+// of shared variables leaves out); a threadprivate static local, which the
+// runtime cannot reach, is warned about.
 //
 // RUN: %tucana-translate %s -o %t.c -- -fopenmp -idirafter %gcc-include 2>&1 | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
 // RUN: FileCheck %s --input-file=%t.c
@@ -19,10 +23,17 @@
 int g;
 // CHECK: int scratch TUCANA_PRIVATE;
 int scratch;
-// WARN: [[@LINE+2]]:5: warning: 'tp' is not privatized {{.*}} it is OpenMP threadprivate
 // CHECK: {{^}}int tp;
 int tp;
 #pragma omp threadprivate(tp)
+
+int count_calls(void) {
+  // WARN: [[@LINE+2]]:14: warning: 'calls' is not privatized {{.*}} it is an OpenMP threadprivate static local, which the runtime cannot reach {{.*}} make it a threadprivate variable at file scope
+  // CHECK: {{^}}  static int calls;
+  static int calls;
+#pragma omp threadprivate(calls)
+  return ++calls;
+}
 
 int main(int argc, char **argv) {
   int rank, size;
@@ -54,3 +65,7 @@ int main(int argc, char **argv) {
 
 // WARN: 2 warnings generated.
 // OUT: openmp: {{[0-9]+}} subranks, 0 errors
+
+// The registration, after everything:
+// CHECK: {{^}}static const char tucana_names_threadprivate[] __attribute__((section("tucana_threadprivate_names"), used)) = "tp\0";
+// CHECK: {{^}}/* tucana: threadprivate 'tp' is kept per subrank and per thread */ static void *tucana_threadprivate_address_0(void) { return (void *)&tp; } __attribute__((constructor)) static void tucana_threadprivate_register_0(void) { tucana_priv_threadprivate(&tucana_threadprivate_address_0, sizeof tp); }

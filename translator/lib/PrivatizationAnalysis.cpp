@@ -107,6 +107,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool marked_shared(const VarDecl* v) const;
   std::optional<std::string> cannot_privatize(const VarDecl* def) const;
+  std::optional<std::string> cannot_register_threadprivate(const VarDecl* def) const;
   bool is_dynamic(const VarDecl* v) const;
   // Whether `init` names a privatized variable or a privatized compound
   // literal (after pass 1, when they are known).
@@ -234,6 +235,29 @@ static const VarDecl* definition_of(const VarDecl* v) {
   for (const VarDecl* r : v->redecls())
     if (r->isThisDeclarationADefinition() == VarDecl::TentativeDefinition) return r;
   return nullptr;
+}
+
+// Why the threadprivate definition `def` cannot have its values kept per
+// subrank and per thread (tucana_priv_threadprivate); none when it can.
+std::optional<std::string> Analyzer::cannot_register_threadprivate(const VarDecl* def) const {
+  const char* keep_out = "; keep per-rank values out of it (a threadprivate copy of a privatized variable, set in "
+                         "each parallel region, works)";
+  if (def->isStaticLocal())
+    return "it is an OpenMP threadprivate static local, which the runtime cannot reach to keep one per subrank and "
+           "thread: make it a threadprivate variable at file scope" + std::string(keep_out);
+  if (def->isStaticDataMember() || def->isTemplated())
+    return "it is an OpenMP threadprivate static data member, which the runtime does not keep one per subrank and "
+           "thread" + std::string(keep_out);
+  if (lo_.CPlusPlus && (!def->getType().isTriviallyCopyableType(ctx_) || is_dynamic(def)))
+    return "it is OpenMP threadprivate with a constructor or destructor: the runtime moves threadprivate values "
+           "between subranks by copying their bytes" + std::string(keep_out);
+  if (def->getType()->isIncompleteType() || def->getType()->isVariablyModifiedType())
+    return "it is OpenMP threadprivate of a type with no fixed size" + std::string(keep_out);
+  std::string name = def->getQualifiedNameAsString();
+  if (name.find("(anonymous") != std::string::npos || def->getLocation().isMacroID())
+    return "it is OpenMP threadprivate in an anonymous namespace or declared by a macro, where the translator "
+           "cannot name it" + std::string(keep_out);
+  return std::nullopt;
 }
 
 // Why the definition `def` (in the main file) cannot be privatized exactly;
@@ -728,6 +752,18 @@ PrivatizationPlan Analyzer::run() {
     }
     if (marked_shared(v)) {
       plan_.shared_names.push_back(v->isStaticLocal() ? v->getName().str() : name_of(v));
+      continue;
+    }
+    if (v->hasAttr<OMPThreadPrivateDeclAttr>()) {
+      // Left as the compiler makes it (a copy per thread) and registered:
+      // the runtime keeps its values per subrank and per thread.
+      if (auto why = cannot_register_threadprivate(v))
+        warn(v->getLocation(), Diag::VariableNotPrivatized, v, *why);
+      else if (v->isThisDeclarationADefinition() != VarDecl::DeclarationOnly || !v->getDefinition())
+        plan_.threadprivate.push_back(lo_.CPlusPlus && !v->getDeclContext()->isTranslationUnit()
+                                          ? "::" + v->getQualifiedNameAsString()
+                                          : v->getName().str());
+      treatments_[canon] = Treatment::Shared;
       continue;
     }
     if (auto why = cannot_privatize(v)) {

@@ -174,6 +174,25 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
                "\nstatic const char tucana_names_marked_shared[] __attribute__((section(\"tucana_shared_names\"), used)) = \"" +
                    names + "\";\n");
   }
+  if (!plan.threadprivate.empty()) {
+    // For tucanacc's list of shared variables at the link, which leaves them out.
+    std::string names;
+    for (const std::string& n : plan.threadprivate) names += (n.rfind("::", 0) == 0 ? n.substr(2) : n) + "\\0";
+    out.main_edits.insert(sm_end(ctx), 10,
+                          "\nstatic const char tucana_names_threadprivate[] __attribute__((section(\"tucana_threadprivate_names\"), used)) = \"" +
+                              names + "\";\n");
+  }
+  for (std::size_t i = 0; i < plan.threadprivate.size(); ++i) {
+    const std::string& name = plan.threadprivate[i];
+    const std::string n = std::to_string(i);
+    // At the end, on lines of their own: nothing above moves.
+    out.main_edits.insert(sm_end(ctx), 11,
+                          "\n/* tucana: threadprivate '" + name + "' is kept per subrank and per thread */ static void *"
+                              "tucana_threadprivate_address_" + n + "(void) { return (void *)&" + name +
+                              "; } __attribute__((constructor)) static void tucana_threadprivate_register_" + n +
+                              "(void) { tucana_priv_threadprivate(&tucana_threadprivate_address_" + n + ", sizeof " +
+                              name + "); }\n");
+  }
   for (const PrivatizationPlan::Range& r : plan.tls_keywords)
     out.of(r.file).replace(r.begin, r.end - r.begin, "/* tucana: one per subrank, not per thread */");
   // Before everything (it only needs <stddef.h>, so feature-test macros

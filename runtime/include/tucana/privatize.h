@@ -53,6 +53,15 @@ __attribute__((const, nothrow)) void *tucana_priv_extern(const volatile void *im
  * Contract: called before main (from a static constructor). */
 void tucana_priv_add_init(void (*init)(void));
 
+/* Registers an OpenMP threadprivate variable (the translator emits the
+ * call, from a static constructor, for each one a translation unit defines):
+ * `address` returns the variable's copy in the calling thread, `size` is
+ * its size. The runtime then gives each subrank, and each thread of the
+ * OpenMP teams it starts, copies of its own (docs/privatization.md).
+ * Contract: called before the variable is used (its copy in the calling
+ * thread still holds its initial value); a trivially copyable type. */
+void tucana_priv_threadprivate(void *(*address)(void), size_t size);
+
 /* Registers a destructor call for the running subrank, like __cxa_atexit:
  * when the subrank ends (its main returns, or it calls exit()), its calls run
  * in the reverse order of registration, with the subrank's own copies in

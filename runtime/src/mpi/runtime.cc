@@ -1,4 +1,5 @@
 #include "mpi/runtime.h"
+#include "omp/threadprivate.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -204,7 +205,12 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   // One process decides about deadlocks alone (the scheduler's stall check);
   // several agree through the detector (mpi/deadlock.h).
   sc.stall_timeout_s = nprocs == 1 ? rt.config.deadlock_timeout : 0;
-  sc.steal = rt.config.steal;
+  // A program with OpenMP threadprivate variables keeps each subrank on its
+  // worker: compilers keep a thread-local's address across calls (clang
+  // does for threadprivate), so a subrank resumed on another thread would
+  // use the first thread's copies (omp/threadprivate.cc swaps the values
+  // per subrank on each thread, not the addresses).
+  sc.steal = rt.config.steal && !omp::threadprivate_in_use();
   sc.process_wide_priority = rt.config.process_wide_priority;
   sc.wake_on_waker = rt.config.wake_on_waker;
   sc.policy = rt.config.priority_policy ? sched::PolicyKind::kPriority : sched::PolicyKind::kRoundRobin;

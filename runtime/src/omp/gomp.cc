@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "omp/threadprivate.h"
 #include "omp/threads.h"
 
 namespace {
@@ -58,6 +59,7 @@ struct Outing {
 void trampoline(void* p) {
   const Outing* o = static_cast<const Outing*>(p);
   tucana::omp::install(o->view);
+  if (o->view.subrank) tucana::omp::install_team_thread(o->view.delta);
   o->fn(o->data);
 }
 

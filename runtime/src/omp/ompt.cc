@@ -11,6 +11,7 @@
 // runtime builds without libomp's headers.
 #include <cstdint>
 
+#include "omp/threadprivate.h"
 #include "omp/threads.h"
 
 namespace {
@@ -64,6 +65,7 @@ void on_implicit_task(int endpoint, ompt_data_t* parallel, ompt_data_t* task, un
       return;
     }
     task->ptr = new tucana::omp::Handoff(tucana::omp::install(*view));
+    if (view->subrank) tucana::omp::install_team_thread(view->delta);
   } else if (endpoint == kScopeEnd) {
     auto* old = static_cast<tucana::omp::Handoff*>(task->ptr);
     if (!old) return;

@@ -103,7 +103,13 @@ struct PrivatizationPlan {
   // object's section tucana_shared_names, so that tucanacc does not list
   // them at the link as shared by mistake.
   std::vector<std::string> shared_names;
-  bool empty() const { return vars.empty() && literals.empty() && uses.empty() && shared_pragmas.empty(); }
+  // OpenMP threadprivate variables defined here, as the end of the main
+  // file names them: left as they are (a copy per thread) and registered
+  // with the runtime, which keeps their values per subrank and per thread.
+  std::vector<std::string> threadprivate;
+  bool empty() const {
+    return vars.empty() && literals.empty() && uses.empty() && shared_pragmas.empty() && threadprivate.empty();
+  }
 };
 
 struct PrivatizationOptions {
