@@ -1,5 +1,7 @@
 #include "tucana/translate/TranslateAction.h"
 
+#include <algorithm>
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -93,7 +95,13 @@ class TranslateConsumer : public clang::ASTConsumer {
   // after an error (reported).
   bool headers(clang::ASTContext& ctx, FileEdits& file_edits) {
     clang::SourceManager& sm = ctx.getSourceManager();
-    std::map<std::string, std::string> texts;  // by absolute path
+    struct Written {
+      std::string body;     // the header's text, rewritten or not
+      bool rewritten;       // (then it is written after a #line directive)
+      std::string name;     // as the program names it
+      clang::FileID first;  // the inclusion that wrote it
+    };
+    std::map<std::string, Written> texts;  // by absolute path
     for (clang::FileID f : entered_) {
       std::string path = own_header_path(sm, f, result_.foreign_dirs);
       if (path.empty()) continue;
@@ -112,19 +120,28 @@ class TranslateConsumer : public clang::ASTConsumer {
               << llvm::toString(rewritten.takeError());
           return false;
         }
-        // Messages and debug information name the header as the user knows it.
-        text = line_directive(1, name.str()) + "\n" + *rewritten;
+        text = std::move(*rewritten);
       }
-      auto [at, fresh] = texts.emplace(path, text);
-      if (!fresh && at->second != text) {
-        // Included twice, with different meanings (an X-macro header, say).
-        report(ctx.getDiagnostics(), sm.getLocForStartOfFile(f), Diag::ConflictingEdits)
-            << ("the header '" + name.str() +
-                "' is included more than once and its privatization differs between the inclusions");
+      const bool rewritten = text != sm.getBufferData(f);
+      auto [at, fresh] = texts.emplace(path, Written{text, rewritten, name.str(), f});
+      if (!fresh && at->second.body != text) {
+        // Included twice, with different meanings: point at the first line
+        // whose rewrites differ (privatization adds no lines).
+        const std::string& other = at->second.body;
+        std::size_t i = 0;
+        while (i < text.size() && i < other.size() && text[i] == other[i]) ++i;
+        unsigned line = 1 + static_cast<unsigned>(std::count(text.begin(), text.begin() + static_cast<long>(i), '\n'));
+        clang::SourceLocation here = sm.translateLineCol(f, line, 1);
+        report(ctx.getDiagnostics(), here.isValid() ? here : sm.getLocForStartOfFile(f), Diag::HeaderRewrittenTwoWays)
+            << name.str();
+        report(ctx.getDiagnostics(), sm.getIncludeLoc(at->second.first), Diag::OtherInclusion);
         return false;
       }
     }
-    result_.headers.assign(texts.begin(), texts.end());
+    // Messages and debug information name a rewritten header as the user knows it.
+    for (auto& [path, written] : texts)
+      result_.headers.emplace_back(path, written.rewritten ? line_directive(1, written.name) + "\n" + written.body
+                                                           : std::move(written.body));
     return true;
   }
 
