@@ -70,16 +70,10 @@ class TranslateConsumer : public clang::ASTConsumer {
     if (!edits.empty()) edits.insert(0, -2, line_directive(1, result_.display_name) + "\n");
     clang::SourceManager& sm = ctx.getSourceManager();
     llvm::StringRef file = sm.getFileEntryRefForID(sm.getMainFileID())->getName();
-    clang::tooling::Replacements replacements;
-    if (llvm::Error err = edits.apply(file, replacements)) {
-      report(diags, sm.getLocForStartOfFile(sm.getMainFileID()), Diag::ConflictingEdits)
-          << llvm::toString(std::move(err));
-      return;
-    }
-    llvm::Expected<std::string> text =
-        clang::tooling::applyAllReplacements(sm.getBufferData(sm.getMainFileID()), replacements);
+    llvm::Expected<std::string> text = edits.rewrite(file, sm.getBufferData(sm.getMainFileID()));
     if (!text) {
-      llvm::errs() << "tucana-translate: internal error: " << llvm::toString(text.takeError()) << "\n";
+      report(diags, sm.getLocForStartOfFile(sm.getMainFileID()), Diag::ConflictingEdits)
+          << llvm::toString(text.takeError());
       return;
     }
     if (result_.rewrite_headers && !headers(ctx, file_edits)) return;
@@ -109,12 +103,7 @@ class TranslateConsumer : public clang::ASTConsumer {
       std::string text = sm.getBufferData(f).str();
       auto it = file_edits.headers.find(f);
       if (it != file_edits.headers.end() && !it->second.empty()) {
-        clang::tooling::Replacements replacements;
-        llvm::Expected<std::string> rewritten = llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
-        if (llvm::Error err = it->second.apply(name, replacements))
-          rewritten = std::move(err);
-        else
-          rewritten = clang::tooling::applyAllReplacements(text, replacements);
+        llvm::Expected<std::string> rewritten = it->second.rewrite(name, text);
         if (!rewritten) {
           report(ctx.getDiagnostics(), sm.getLocForStartOfFile(f), Diag::ConflictingEdits)
               << llvm::toString(rewritten.takeError());

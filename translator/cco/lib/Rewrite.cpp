@@ -116,15 +116,10 @@ class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
 // `buffer` with `edits` applied into `out`; false (and an error printed)
 // when two edits overlap, which is a bug of the stages that made them.
 bool apply_edits(const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file, std::string& out) {
-  tooling::Replacements repl;
-  if (llvm::Error e = edits.apply(file, repl)) {
-    llvm::errs() << "tucana-cco: error: overlapping edits (a bug of tucana-cco: please report it): "
-                 << llvm::toString(std::move(e)) << "\n";
-    return false;
-  }
-  llvm::Expected<std::string> text = tooling::applyAllReplacements(buffer, repl);
+  llvm::Expected<std::string> text = edits.rewrite(file, buffer);
   if (!text) {
-    llvm::errs() << "tucana-cco: error: " << llvm::toString(text.takeError()) << "\n";
+    llvm::errs() << "tucana-cco: error: overlapping edits (a bug of tucana-cco: please report it): "
+                 << llvm::toString(text.takeError()) << "\n";
     return false;
   }
   out = std::move(*text);

@@ -90,6 +90,13 @@ class EditSet {
       if (llvm::Error e = out.add(clang::tooling::Replacement(file, r.offset, r.length, r.text))) return e;
     return llvm::Error::success();
   }
+  // `buffer` (the text of `file`) with every edit applied; an error when two
+  // edits overlap, which is a bug of the stages that made them.
+  llvm::Expected<std::string> rewrite(llvm::StringRef file, llvm::StringRef buffer) const {
+    clang::tooling::Replacements replacements;
+    if (llvm::Error e = apply(file, replacements)) return llvm::Expected<std::string>(std::move(e));
+    return clang::tooling::applyAllReplacements(buffer, replacements);
+  }
 
  private:
   struct Replace {
