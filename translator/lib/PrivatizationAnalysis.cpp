@@ -84,6 +84,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool VisitDeclRefExpr(DeclRefExpr* e);
   bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e);
   bool VisitOMPExecutableDirective(OMPExecutableDirective* d);
+  bool VisitStringLiteral(StringLiteral* s);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
@@ -159,6 +160,30 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   const PrivatizationOptions& options_;
   std::map<FileID, bool> own_files_;
   std::vector<const Annotation*> shared_pragmas_;
+  struct MacroArgumentUse {
+    const DeclRefExpr* ref;
+    const VarDecl* var;
+    PrivateUse use;
+  };
+  std::vector<MacroArgumentUse> macro_argument_uses_;         // pass 2
+  struct Stringized {
+    unsigned call;                // the outermost macro call (raw location)
+    SourceLocation operator_at;   // its '#' in the macro's definition
+    std::string text;
+  };
+  // Whether `a` and `b` are in one #define (one line, or lines continued
+  // with a backslash).
+  bool same_macro_definition(SourceLocation a, SourceLocation b) const {
+    if (a.isInvalid() || b.isInvalid() || sm_.getFileID(a) != sm_.getFileID(b)) return false;
+    unsigned x = sm_.getFileOffset(a), y = sm_.getFileOffset(b);
+    if (x > y) std::swap(x, y);
+    llvm::StringRef between = sm_.getBufferData(sm_.getFileID(a)).substr(x, y - x);
+    for (std::size_t i = between.find('\n'); i != llvm::StringRef::npos; i = between.find('\n', i + 1))
+      if (i == 0 || between.rtrim(" \t\r").size() == 0 || between.substr(0, i).rtrim(" \t\r").back() != '\\') return false;
+    return true;
+  }
+  std::vector<Stringized> stringized_;  // pass 2
+  void warn_stringized_uses();
   std::vector<const VarDecl*> candidates_;          // definitions in the main file, in order
   std::vector<const VarDecl*> constants_;           // constant definitions in the main file with initializers
   std::vector<const CompoundLiteralExpr*> file_literals_;  // file-scope compound literals of the main file
@@ -555,9 +580,55 @@ void Analyzer::file_scope_literals() {
 
 bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
   if (!finding_uses_) return true;
-  if (std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/false))
+  if (std::optional<PrivateUse> u = use_of(e, /*in_initializer=*/false)) {
     uses_.emplace(std::make_pair(u->file, u->begin), *u);  // a macro body used many times: once
+    // A macro's argument: the macro may also turn it into a string.
+    if (const auto* v = dyn_cast<VarDecl>(e->getDecl());
+        v && v->hasGlobalStorage() && sm_.isMacroArgExpansion(e->getLocation()))
+      macro_argument_uses_.push_back({e, v, *u});
+  }
   return true;
+}
+
+bool Analyzer::VisitStringLiteral(StringLiteral* s) {
+  if (!finding_uses_ || s->getCharByteWidth() != 1) return true;
+  // Its pieces made by the macro operator # (spelled in the scratch space).
+  for (auto it = s->tokloc_begin(); it != s->tokloc_end(); ++it) {
+    SourceLocation piece = *it;
+    if (!piece.isMacroID() || !sm_.isWrittenInScratchSpace(sm_.getSpellingLoc(piece))) continue;
+    // Passed on as another macro's argument: back to where it was made.
+    while (sm_.isMacroArgExpansion(piece)) piece = sm_.getImmediateSpellingLoc(piece);
+    if (!piece.isMacroID()) continue;
+    stringized_.push_back({sm_.getExpansionLoc(piece).getRawEncoding(),
+                           sm_.getSpellingLoc(sm_.getImmediateExpansionRange(piece).getBegin()), s->getString().str()});
+  }
+  return true;
+}
+
+// Uses in a macro's argument that the same macro call turns into a string
+// (`#define SHOW(v) printf(#v " = %d\n", v)`): the rewrite is in the
+// argument's text, so the string changes too. Warned, not guessed at.
+void Analyzer::warn_stringized_uses() {
+  for (const MacroArgumentUse& m : macro_argument_uses_) {
+    std::string written = text_of(m.use.file).substr(m.use.begin, m.use.end - m.use.begin).str();
+    unsigned call = sm_.getExpansionLoc(m.ref->getLocation()).getRawEncoding();
+    // (The macro whose argument the use is; a string made in the same
+    // outermost call by another macro, `SHOW_AS(STR(x), x)`, is fine.)
+    SourceLocation in_body = m.ref->getLocation();
+    while (sm_.isMacroArgExpansion(in_body)) in_body = sm_.getImmediateExpansionRange(in_body).getBegin();
+    in_body = sm_.getSpellingLoc(in_body);
+    for (const Stringized& str : stringized_) {
+      if (str.call != call || !same_macro_definition(str.operator_at, in_body) ||
+          str.text.find(written) == std::string::npos)
+        continue;
+      warn(m.ref->getLocation(), Diag::UseNotPrivatized, m.var,
+           "the macro this use is passed to also turns it into a string (#), which then reads '" + m.use.replacement +
+               "' instead of '" + written +
+               "': pass the name to the macro once more in an argument that is only made a string, or write the "
+               "string out");
+      break;
+    }
+  }
 }
 
 // In a static initializer (which must stay constant) the rewrite is for the
@@ -874,6 +945,7 @@ PrivatizationPlan Analyzer::run() {
   // Pass 2: the uses (now that the private variables are known).
   finding_uses_ = true;
   TraverseDecl(tu);
+  warn_stringized_uses();
   // A privatized literal's text becomes its name (in a static initializer,
   // which stays constant: the image's literal; reinit gives the subrank's).
   for (const PrivateLiteral& l : plan_.literals)
