@@ -3,8 +3,9 @@
  * values from one parallel region to the next (same team size, no dynamic
  * threads, as OpenMP requires for that), across the subrank's MPI calls
  * (when the worker runs other subranks, whose teams reuse the same OpenMP
- * pool threads) and across a switch of worker (--workers 2). copyin
- * copies the subrank's own value. Built with tucanacc -fopenmp (GCC and
+ * pool threads) and with 2 workers per process, also for a
+ * threadprivate static local and in a program with no privatized global.
+ * copyin copies the subrank's own value. Built with tucanacc -fopenmp (GCC and
  * libgomp, or clang-16 and libomp); without the runtime's per-subrank
  * copies the subranks of one worker share them and the checks fail. */
 #include <mpi.h>
@@ -29,7 +30,12 @@ static double tp_sums[4];
 #define ROUNDS 6
 #define THREADS 2
 
-static int rank = -1;
+/* A threadprivate static local: the translator moves it to file scope. */
+static int count_calls(void) {
+    static int calls = 10;
+#pragma omp threadprivate(calls)
+    return ++calls;
+}
 
 #define CHECK(cond, ...)                                                   \
     do {                                                                   \
@@ -42,7 +48,9 @@ static int rank = -1;
     } while (0)
 
 int main(int argc, char **argv) {
-    int provided = -1, size = 0;
+    /* (No global that is privatized: the subranks are told apart by
+     * themselves, not by where their privatized copies are.) */
+    int rank = -1, provided = -1, size = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -68,6 +76,7 @@ int main(int argc, char **argv) {
             if (tp_sums[t % 4] != 0.5 * round * (rank + 1)) bad += 100;
             tp_rounds += 1;
             tp_sums[t % 4] += 0.5 * (rank + 1);
+            if (count_calls() != 10 + round + 1) bad += 10000;
         }
         CHECK(bad == 0, "round %d: threadprivate copies of another subrank or thread (code %d)", round, bad);
         CHECK(threads == THREADS, "round %d: a team of %d threads, not %d", round, threads, THREADS);

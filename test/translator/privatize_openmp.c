@@ -8,8 +8,8 @@
 // section attribute on a thread-local) and registered at the end of the
 // file, so that the runtime keeps its values per subrank and per thread
 // (its name goes into tucana_threadprivate_names, which the link-time list
-// of shared variables leaves out); a threadprivate static local, which the
-// runtime cannot reach, is warned about.
+// of shared variables leaves out); a threadprivate static local is moved to
+// file scope first.
 //
 // RUN: %tucana-translate %s -o %t.c -- -fopenmp -idirafter %gcc-include 2>&1 | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
 // RUN: FileCheck %s --input-file=%t.c
@@ -27,11 +27,17 @@ int scratch;
 int tp;
 #pragma omp threadprivate(tp)
 
+// A threadprivate static local moves to file scope under a name of its own
+// (the directive needs a line of its own; #line keeps the numbering):
+// CHECK: {{^}}/* tucana: threadprivate static 'calls', at file scope */ static int tucana_count_calls_calls_[[OFF:[0-9]+]] = 7;
+// CHECK-NEXT: {{^}}#pragma omp threadprivate(tucana_count_calls_calls_[[OFF]])
+// CHECK-NEXT: {{^}}#line [[@LINE+1]]
 int count_calls(void) {
-  // WARN: [[@LINE+2]]:14: warning: 'calls' is not privatized {{.*}} it is an OpenMP threadprivate static local, which the runtime cannot reach {{.*}} make it a threadprivate variable at file scope
-  // CHECK: {{^}}  static int calls;
-  static int calls;
+  // CHECK: {{^}}  /* tucana: threadprivate static 'calls' is tucana_count_calls_calls_[[OFF]] */
+  static int calls = 7;
+  // CHECK: {{^}}/* tucana: its threadprivate directive is at file scope */
 #pragma omp threadprivate(calls)
+  // CHECK: return ++tucana_count_calls_calls_[[OFF]];
   return ++calls;
 }
 
@@ -63,9 +69,9 @@ int main(int argc, char **argv) {
   return 0;
 }
 
-// WARN: 2 warnings generated.
+// WARN: 1 warning generated.
 // OUT: openmp: {{[0-9]+}} subranks, 0 errors
 
 // The registration, after everything:
-// CHECK: {{^}}static const char tucana_names_threadprivate[] __attribute__((section("tucana_threadprivate_names"), used)) = "tp\0";
+// CHECK: {{^}}static const char tucana_names_threadprivate[] __attribute__((section("tucana_threadprivate_names"), used)) = "tp\0tucana_count_calls_calls_[[OFF]]\0";
 // CHECK: {{^}}/* tucana: threadprivate 'tp' is kept per subrank and per thread */ static void *tucana_threadprivate_address_0(void) { return (void *)&tp; } __attribute__((constructor)) static void tucana_threadprivate_register_0(void) { tucana_priv_threadprivate(&tucana_threadprivate_address_0, sizeof tp); }

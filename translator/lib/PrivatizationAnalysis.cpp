@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <variant>
 #include <set>
 #include <string>
 
@@ -85,6 +86,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool VisitCompoundLiteralExpr(CompoundLiteralExpr* e);
   bool VisitOMPExecutableDirective(OMPExecutableDirective* d);
   bool VisitStringLiteral(StringLiteral* s);
+  bool VisitOMPThreadPrivateDecl(OMPThreadPrivateDecl* d);
 
  private:
   unsigned offset(SourceLocation loc) const { return sm_.getFileOffset(loc); }
@@ -189,6 +191,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::vector<const CompoundLiteralExpr*> file_literals_;  // file-scope compound literals of the main file
   std::map<std::pair<FileID, unsigned>, std::string> literal_names_;  // privatized literals by place
   std::map<const VarDecl*, Treatment> treatments_;  // by canonical declaration
+  // Pass 1: where each threadprivate directive is (by canonical variable).
+  std::map<const VarDecl*, SourceLocation> threadprivate_directives_;
+  // Threadprivate static locals moved to file scope: their new names.
+  std::map<const VarDecl*, const PrivatizationPlan::ThreadPrivateLocal*> threadprivate_locals_;
+  std::variant<PrivatizationPlan::ThreadPrivateLocal, std::string> hoist_threadprivate_local(const VarDecl* v);
   std::map<const VarDecl*, std::size_t> private_index_;
   std::set<std::pair<const VarDecl*, std::string>> warned_;
   std::set<std::pair<unsigned, std::string>> warned_at_;
@@ -590,6 +597,68 @@ bool Analyzer::VisitDeclRefExpr(DeclRefExpr* e) {
   return true;
 }
 
+bool Analyzer::VisitOMPThreadPrivateDecl(OMPThreadPrivateDecl* d) {
+  if (finding_uses_) return true;
+  for (const Expr* e : d->varlists())
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+      if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()))
+        threadprivate_directives_.emplace(v->getCanonicalDecl(), d->getLocation());
+  return true;
+}
+
+// A threadprivate static local at file scope (see ThreadPrivateLocal), or
+// why it cannot be.
+std::variant<PrivatizationPlan::ThreadPrivateLocal, std::string> Analyzer::hoist_threadprivate_local(const VarDecl* v) {
+  const std::string why = "it is an OpenMP threadprivate static local that Tucana cannot move to file scope (";
+  const std::string what = "): make it a threadprivate variable at file scope; keep per-rank values out of it";
+  const auto* fn = dyn_cast<FunctionDecl>(v->getDeclContext());
+  if (!fn || fn->isTemplated() || (lo_.CPlusPlus && fn->isInlined()) || isa<CXXMethodDecl>(fn))
+    return why + "it is in a template, an inline function or a member function" + what;
+  if (v->getLocation().isMacroID() || is_dynamic(v) || hoisted_type(v).empty() ||
+      v->getType()->isVariablyModifiedType())
+    return why + "a macro declares it, or its type is local or has a constructor" + what;
+  auto directive = threadprivate_directives_.find(v->getCanonicalDecl());
+  if (directive == threadprivate_directives_.end() || directive->second.isMacroID())
+    return why + "its directive comes from a macro" + what;
+  bool more = false;
+  std::optional<unsigned> semi = declaration_semicolon(v, &more);
+  if (!semi || more || !first_declarator(v)) return why + "it is declared together with other variables" + what;
+  const Decl* top = fn;
+  while (!top->getDeclContext()->isTranslationUnit() && !isa<LinkageSpecDecl>(top->getDeclContext()))
+    top = cast<Decl>(top->getDeclContext());
+  FileID file = file_of(v->getLocation());
+  SourceLocation hoist = sm_.getExpansionLoc(top->getBeginLoc());
+  if (file_of(top->getBeginLoc()) != file || file_of(directive->second) != file)
+    return why + "its function begins in another file" + what;
+  llvm::StringRef text = text_of(file);
+  unsigned at = offset(sm_.getExpansionLoc(directive->second));
+  std::size_t line_begin = text.rfind('\n', at);
+  line_begin = line_begin == llvm::StringRef::npos ? 0 : line_begin + 1;
+  std::size_t line_end = text.find('\n', at);
+  if (line_end == llvm::StringRef::npos) line_end = text.size();
+  llvm::StringRef line = text.slice(line_begin, line_end).rtrim(" \t\r");
+  if (line.endswith("\\") || !line.ltrim(" \t").startswith("#"))
+    return why + "its directive is continued on another line" + what;
+  std::string fn_name = fn->getNameAsString();
+  for (char& c : fn_name)
+    if (!llvm::isAlnum(c) && c != '_') c = '_';
+  PrivatizationPlan::ThreadPrivateLocal t;
+  t.file = file;
+  t.original = v->getName().str();
+  t.name = "tucana_" + fn_name + "_" + t.original + "_" + std::to_string(offset(sm_.getExpansionLoc(v->getLocation())));
+  unsigned begin = offset(sm_.getExpansionLoc(v->getBeginLoc()));
+  unsigned declarator_end_at = declarator_end(v);
+  t.definition = "static " + hoisted_type(v) + " " + t.name +
+                 text.substr(declarator_end_at, *semi - declarator_end_at).str() + ";";
+  t.hoist_at = offset(hoist);
+  t.hoist_line = sm_.getLineNumber(file, t.hoist_at);
+  t.decl_begin = begin;
+  t.decl_end = *semi + 1;
+  t.pragma_begin = static_cast<unsigned>(line_begin) + static_cast<unsigned>(line.size() - line.ltrim(" \t").size());
+  t.pragma_end = static_cast<unsigned>(line_begin + line.size());
+  return t;
+}
+
 bool Analyzer::VisitStringLiteral(StringLiteral* s) {
   if (!finding_uses_ || s->getCharByteWidth() != 1) return true;
   // Its pieces made by the macro operator # (spelled in the scratch space).
@@ -656,6 +725,14 @@ std::optional<PrivateUse> Analyzer::use_of(const DeclRefExpr* e, bool in_initial
   }
   const auto* v = dyn_cast<VarDecl>(d);
   if (!v || !v->hasGlobalStorage()) return std::nullopt;
+  if (auto it = threadprivate_locals_.find(v->getCanonicalDecl()); it != threadprivate_locals_.end()) {
+    // A threadprivate static local moved to file scope: its new name (in
+    // clauses too), except in its own directive, which goes.
+    std::optional<PrivateUse> u = use_at(e, it->second->name);
+    if (u && u->file == it->second->file && u->begin >= it->second->pragma_begin && u->end <= it->second->pragma_end)
+      return std::nullopt;
+    return u;
+  }
   if (v->getIdentifier() && v->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
       sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation()))) {
     auto it = libc_variables().find(v->getName().str());
@@ -825,6 +902,18 @@ PrivatizationPlan Analyzer::run() {
       plan_.shared_names.push_back(v->isStaticLocal() ? v->getName().str() : name_of(v));
       continue;
     }
+    if (v->hasAttr<OMPThreadPrivateDeclAttr>() && v->isStaticLocal()) {
+      // Moved to file scope (under a name of its own), then registered.
+      auto hoisted = hoist_threadprivate_local(v);
+      if (auto* why = std::get_if<std::string>(&hoisted)) {
+        warn(v->getLocation(), Diag::VariableNotPrivatized, v, *why);
+      } else {
+        plan_.threadprivate_locals.push_back(std::get<PrivatizationPlan::ThreadPrivateLocal>(hoisted));
+        plan_.threadprivate.push_back(plan_.threadprivate_locals.back().name);
+      }
+      treatments_[canon] = Treatment::Shared;
+      continue;
+    }
     if (v->hasAttr<OMPThreadPrivateDeclAttr>()) {
       // Left as the compiler makes it (a copy per thread) and registered:
       // the runtime keeps its values per subrank and per thread.
@@ -943,6 +1032,11 @@ PrivatizationPlan Analyzer::run() {
   file_scope_literals();
   constants_with_private_addresses();
   // Pass 2: the uses (now that the private variables are known).
+  for (const PrivatizationPlan::ThreadPrivateLocal& t : plan_.threadprivate_locals)
+    for (const VarDecl* v : candidates_)
+      if (v->isStaticLocal() && t.decl_begin == offset(sm_.getExpansionLoc(v->getBeginLoc())) &&
+          t.file == file_of(v->getLocation()))
+        threadprivate_locals_[v->getCanonicalDecl()] = &t;
   finding_uses_ = true;
   TraverseDecl(tu);
   warn_stringized_uses();

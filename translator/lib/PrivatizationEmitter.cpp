@@ -174,6 +174,17 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
                "\nstatic const char tucana_names_marked_shared[] __attribute__((section(\"tucana_shared_names\"), used)) = \"" +
                    names + "\";\n");
   }
+  for (const PrivatizationPlan::ThreadPrivateLocal& t : plan.threadprivate_locals) {
+    // The directive needs a line of its own; #line puts the numbering back.
+    out.of(t.file).insert(t.hoist_at, 1,
+                          "/* tucana: threadprivate static '" + t.original + "', at file scope */ " + t.definition +
+                              "\n#pragma omp threadprivate(" + t.name + ")\n#line " + std::to_string(t.hoist_line) +
+                              "\n");
+    out.of(t.file).replace(t.decl_begin, t.decl_end - t.decl_begin,
+                           "/* tucana: threadprivate static '" + t.original + "' is " + t.name + " */");
+    out.of(t.file).replace(t.pragma_begin, t.pragma_end - t.pragma_begin,
+                           "/* tucana: its threadprivate directive is at file scope */");
+  }
   if (!plan.threadprivate.empty()) {
     // For tucanacc's list of shared variables at the link, which leaves them out.
     std::string names;

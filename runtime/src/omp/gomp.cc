@@ -59,7 +59,7 @@ struct Outing {
 void trampoline(void* p) {
   const Outing* o = static_cast<const Outing*>(p);
   tucana::omp::install(o->view);
-  if (o->view.subrank) tucana::omp::install_team_thread(o->view.delta);
+  if (o->view.subrank) tucana::omp::install_team_thread(o->view.subrank);
   o->fn(o->data);
 }
 

@@ -65,7 +65,7 @@ void on_implicit_task(int endpoint, ompt_data_t* parallel, ompt_data_t* task, un
       return;
     }
     task->ptr = new tucana::omp::Handoff(tucana::omp::install(*view));
-    if (view->subrank) tucana::omp::install_team_thread(view->delta);
+    if (view->subrank) tucana::omp::install_team_thread(view->subrank);
   } else if (endpoint == kScopeEnd) {
     auto* old = static_cast<tucana::omp::Handoff*>(task->ptr);
     if (!old) return;

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cassert>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -40,14 +41,14 @@ struct Variable {
   std::size_t offset;  // in a pair's saved values
 };
 
-// Which copies a thread's variables hold: the subrank (by its
-// globals_delta) and the thread's path of team positions (empty for the
-// subrank's own thread; a team's thread 0 is its parent thread).
+// Which copies a thread's variables hold: the subrank (its mpi::Subrank,
+// Fiber::user of its fibers) and the thread's path of team positions (empty
+// for the subrank's own thread; a team's thread 0 is its parent thread).
 struct Pair {
-  std::ptrdiff_t delta = 0;
+  const void* owner = nullptr;
   std::vector<int> path;
-  bool operator<(const Pair& o) const { return delta != o.delta ? delta < o.delta : path < o.path; }
-  bool operator==(const Pair& o) const { return delta == o.delta && path == o.path; }
+  bool operator<(const Pair& o) const { return owner != o.owner ? std::less<const void*>()(owner, o.owner) : path < o.path; }
+  bool operator==(const Pair& o) const { return owner == o.owner && path == o.path; }
 };
 
 struct Holder;
@@ -146,15 +147,16 @@ void hold(Pair pair) {
 }
 
 // The fast test, without the lock: the thread holds `pair` already.
-bool holding(std::ptrdiff_t delta, const std::vector<int>& path) {
+bool holding(const void* owner, const std::vector<int>& path) {
   const Holder& me = t_holder;
-  return me.holds && me.pair.delta == delta && me.pair.path == path;
+  return me.holds && me.pair.owner == owner && me.pair.path == path;
 }
 
-void on_run(std::ptrdiff_t delta) {
+void on_run(void* owner) {
+  // (A fiber of the runtime's own, with no subrank, touches no program variable.)
   static const std::vector<int> kOwnThread;
-  if (holding(delta, kOwnThread)) return;
-  hold(Pair{delta, {}});
+  if (!owner || holding(owner, kOwnThread)) return;
+  hold(Pair{owner, {}});
 }
 
 using LevelFn = int (*)(void);
@@ -164,7 +166,7 @@ using AncestorFn = int (*)(int);
 
 bool threadprivate_in_use() { return g_any.load(std::memory_order_acquire); }
 
-void install_team_thread(std::ptrdiff_t delta) {
+void install_team_thread(const mpi::Subrank* subrank) {
   if (!threadprivate_in_use()) return;
   // The OpenMP runtime's (the program is linked with one: it started this team).
   static const auto level = reinterpret_cast<LevelFn>(dlsym(RTLD_DEFAULT, "omp_get_level"));
@@ -174,8 +176,8 @@ void install_team_thread(std::ptrdiff_t delta) {
   for (int l = 1, n = level(); l <= n; ++l) path.push_back(ancestor(l));
   // A team's thread 0 is the thread that started it: the same copies.
   while (!path.empty() && path.back() == 0) path.pop_back();
-  if (holding(delta, path)) return;
-  hold(Pair{delta, std::move(path)});
+  if (holding(subrank, path)) return;
+  hold(Pair{subrank, std::move(path)});
 }
 
 }  // namespace tucana::omp

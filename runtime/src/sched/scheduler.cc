@@ -16,7 +16,7 @@ __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_c
 }
 using detail::t_worker;
 
-std::atomic<void (*)(std::ptrdiff_t)> g_run_hook{nullptr};
+std::atomic<void (*)(void*)> g_run_hook{nullptr};
 
 // Not inlined, so that no caller keeps a thread-local address across a switch.
 __attribute__((noinline)) Worker* Scheduler::current_worker() { return t_worker; }

@@ -29,11 +29,12 @@ namespace tucana::sched {
 class Scheduler;
 
 // Called on the thread that is about to run a fiber, with the fiber's
-// Fiber::globals_delta, when set (omp/threadprivate.cc sets it when the
-// program has threadprivate variables: the thread's copies then take the
-// running subrank's values). Null otherwise: one predictable branch per
-// switch. Set before the workers start, or by a module loaded later.
-extern std::atomic<void (*)(std::ptrdiff_t globals_delta)> g_run_hook;
+// Fiber::user (its owner: the subrank), when set (omp/threadprivate.cc sets
+// it when the program has threadprivate variables: the thread's copies then
+// take the running subrank's values). Null otherwise: one predictable
+// branch per switch. Set before the workers start, or by a module loaded
+// later.
+extern std::atomic<void (*)(void* owner)> g_run_hook;
 // Returns a finished transient fiber to its scheduler's pool (scheduler.cc).
 void recycle_transient(fiber::Fiber* f, void* scheduler);
 
@@ -204,7 +205,7 @@ class Worker {
     current_ = f;
     tucana_priv_current_delta = f ? f->globals_delta : 0;
     if (auto hook = g_run_hook.load(std::memory_order_relaxed); __builtin_expect(hook != nullptr, 0) && f)
-      hook(f->globals_delta);
+      hook(f->user);
     if (__builtin_expect(trace::enabled(), 0) && f && f->ready_ns) note_wake_latency(f);
   }
   // Tracing: `f`, woken at f->ready_ns, starts running now.

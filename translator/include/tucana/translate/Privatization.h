@@ -107,8 +107,21 @@ struct PrivatizationPlan {
   // file names them: left as they are (a copy per thread) and registered
   // with the runtime, which keeps their values per subrank and per thread.
   std::vector<std::string> threadprivate;
+  // A threadprivate static local (which the registration cannot name): it
+  // becomes the threadprivate variable `name` at file scope, defined at
+  // `hoist_at` (before the function's outermost declaration) with
+  // `definition`; its declaration [decl_begin, decl_end) and its directive's
+  // line [pragma_begin, pragma_end) become comments. Its uses are renamed.
+  struct ThreadPrivateLocal {
+    clang::FileID file;
+    unsigned hoist_at = 0, hoist_line = 0;
+    std::string name, definition, original;
+    unsigned decl_begin = 0, decl_end = 0, pragma_begin = 0, pragma_end = 0;
+  };
+  std::vector<ThreadPrivateLocal> threadprivate_locals;
   bool empty() const {
-    return vars.empty() && literals.empty() && uses.empty() && shared_pragmas.empty() && threadprivate.empty();
+    return vars.empty() && literals.empty() && uses.empty() && shared_pragmas.empty() && threadprivate.empty() &&
+           threadprivate_locals.empty();
   }
 };
 
