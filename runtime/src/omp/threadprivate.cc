@@ -20,9 +20,9 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstddef>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -60,7 +60,9 @@ struct Saved {
 
 // One per thread that has held a pair's values.
 struct Holder {
-  bool holds = false;
+  // Cleared by another thread (under the registry's lock) that takes the
+  // pair's values over; read without the lock by holding(): atomic.
+  std::atomic<bool> holds{false};
   Pair pair;
   std::vector<void*> addresses;  // of the thread's copies, per variable
   ~Holder();
@@ -149,7 +151,7 @@ void hold(Pair pair) {
 // The fast test, without the lock: the thread holds `pair` already.
 bool holding(const void* owner, const std::vector<int>& path) {
   const Holder& me = t_holder;
-  return me.holds && me.pair.owner == owner && me.pair.path == path;
+  return me.holds.load(std::memory_order_relaxed) && me.pair.owner == owner && me.pair.path == path;
 }
 
 void on_run(void* owner) {
