@@ -52,14 +52,15 @@ out=${1:-$root/docs/mpi-support.md}
   echo
   echo "Intercommunicators (\`MPI_Intercomm_create\`, \`MPI_Intercomm_merge\`): point-to-point"
   echo "(blocking, non-blocking, persistent, probes; ranks are those of the remote group),"
-  echo "\`MPI_Comm_dup\`, \`MPI_Comm_idup\`, \`MPI_Comm_free\`, \`MPI_Comm_compare\`, the attribute,"
+  echo "\`MPI_Comm_dup\`, \`MPI_Comm_idup\`, \`MPI_Comm_split\`, \`MPI_Comm_split_type\` and"
+  echo "\`MPI_Comm_create\` (each group's members of a color, or the group each side passed,"
+  echo "joined into a new intercommunicator), \`MPI_Comm_free\`, \`MPI_Comm_compare\`, the attribute,"
   echo "name and error-handler calls, and every collective MPI 3.1 defines on them, blocking"
   echo "and non-blocking: \`MPI_Barrier\`, \`MPI_Bcast\`, \`MPI_Reduce\`, \`MPI_Allreduce\`,"
   echo "\`MPI_Gather(v)\`, \`MPI_Scatter(v)\`, \`MPI_Allgather(v)\`, \`MPI_Alltoall(v/w)\`,"
   echo "\`MPI_Reduce_scatter\` and \`MPI_Reduce_scatter_block\` (roots \`MPI_ROOT\` /"
   echo "\`MPI_PROC_NULL\` / a remote rank; no \`MPI_IN_PLACE\`). The scans and neighbourhood"
-  echo "collectives, which MPI does not define on intercommunicators, \`MPI_Comm_split\`,"
-  echo "\`MPI_Comm_split_type\`, \`MPI_Comm_create\`, \`MPI_Comm_create_group\`, topology"
+  echo "collectives, which MPI does not define on intercommunicators, \`MPI_Comm_create_group\`, topology"
   echo "constructors, windows and files on an intercommunicator return \`MPI_ERR_COMM\`"
   echo "(\"... is not supported on intercommunicators\")."
   echo

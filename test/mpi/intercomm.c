@@ -41,7 +41,7 @@
  *     merged communicator.
  *  6. Under Tucana only (#ifdef TUCANA): with MPI_ERRORS_RETURN, a
  *     collective MPI does not define on intercommunicators (MPI_Scan,
- *     MPI_Iexscan), MPI_Comm_split and MPI_Cart_create on one return an
+ *     MPI_Iexscan) and MPI_Cart_create on one return an
  *     error of class MPI_ERR_COMM.
  *  7. MPI_Comm_free of the intercommunicators and the dups.
  * With one rank in MPI_COMM_WORLD there is no second group: the program
@@ -624,9 +624,6 @@ static void check_errors(MPI_Comm ic, const struct side *s)
     e = MPI_Iexscan(&v, buf, 1, MPI_INT, MPI_SUM, ic, &req);
     MPI_Error_class(e, &cls);
     CHECK(MPI_ERR_COMM, cls, "MPI_Iexscan on an intercommunicator");
-    e = MPI_Comm_split(ic, 0, 0, &out);
-    MPI_Error_class(e, &cls);
-    CHECK(MPI_ERR_COMM, cls, "MPI_Comm_split on an intercommunicator");
     dims[0] = s->lsize;
     e = MPI_Cart_create(ic, 1, dims, periods, 0, &out);
     MPI_Error_class(e, &cls);

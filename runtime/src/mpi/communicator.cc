@@ -417,13 +417,16 @@ int split_members(Subrank* me, TMPI_Comm parent, const CommInfo& pi, int color, 
 
 namespace {
 
+int split_inter(Subrank* me, const char* call, TMPI_Comm comm, const CommInfo& pi, int color, int key,
+                TMPI_Comm* newcomm);
+
 int split(const char* call, TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
   Entered me = enter(call);
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, call, comm);
-  if (pi.comm->inter()) return inter_unsupported(me, comm, call);
   if (color < 0 && color != TMPI_UNDEFINED)
     return mpi_error(me, comm, TMPI_ERR_ARG, call, "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
+  if (pi.comm->inter()) return split_inter(me, call, comm, pi, color, key, newcomm);
   std::vector<int> members;
   if (int e = split_members(me, comm, pi, color, key, &members)) return e;
   return create_comm(me, comm, pi, call, std::move(members), color != TMPI_UNDEFINED, newcomm);
@@ -535,6 +538,57 @@ int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcom
   c->errhandler = pi.comm->errhandler;
   if (int e = install_comm(me, comm, call, std::move(c), newcomm, nullptr)) return e;
   return copy_attributes(AttrKind::Comm, comm, *newcomm);
+}
+
+// MPI_Comm_split of an intercommunicator (and MPI_Comm_create, as a split
+// by membership): every member of both groups gathers every (color, key)
+// over the union; the intercommunicator of a color joins the local members
+// of that color with the remote members of that color, each group ordered
+// by (key, rank). A color that one group lacks, or MPI_UNDEFINED, gives
+// MPI_COMM_NULL. One pair is agreed over the union, as for an
+// intracommunicator split: the results are disjoint.
+int split_inter(Subrank* me, const char* call, TMPI_Comm comm, const CommInfo& pi, int color, int key,
+                TMPI_Comm* newcomm) {
+  Comm& ic = *pi.comm;
+  Call base = base_call(me, comm, pi, call);
+  const Comm& both = *ic.merged;
+  std::vector<int> all(static_cast<std::size_t>(2 * both.size));
+  int mine[2] = {color, key};
+  {
+    Call u = view_call(base, ic.merged.get(), both.rank);
+    Collective c(u);
+    allgather(c, mine, all.data(), sizeof mine);
+    if (int e = finish(c)) return e;
+  }
+  // The members of `side` with this color, as world ranks in (key, rank) order.
+  auto same_color = [&](const Comm& side) {
+    std::vector<std::pair<int, int>> keyed;  // (key, rank in side)
+    for (int r = 0; r < side.size; ++r) {
+      auto u = static_cast<std::size_t>(both.from_world(side.to_world(r)));
+      if (all[2 * u] == color) keyed.emplace_back(all[2 * u + 1], r);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; });
+    std::vector<int> world;
+    for (const auto& kr : keyed) world.push_back(side.to_world(kr.second));
+    return world;
+  };
+  ContextTurn turn(me->handles, call);
+  turn.wait();
+  int ctx = 0;
+  if (int e = agree_pair(me, comm, call, over_union(base), &ctx)) return e;
+  std::vector<int> local, remote;
+  if (color != TMPI_UNDEFINED) {
+    local = same_color(ic);
+    remote = same_color(*ic.remote);
+  }
+  if (local.empty() || remote.empty()) {
+    *newcomm = TMPI_COMM_NULL;
+    return TMPI_SUCCESS;
+  }
+  CommPtr c = make_inter(me, std::move(local), std::move(remote), ctx);
+  c->errhandler = ic.errhandler;
+  return install_comm(me, comm, call, std::move(c), newcomm, nullptr);
 }
 
 }  // namespace
@@ -935,6 +989,20 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
   Entered me = enter(call);
   CommInfo pi;
   const Group* g = nullptr;
+  if (is_inter(me, comm)) {
+    // The group is a subgroup of the local group; the new
+    // intercommunicator joins it to the group the other side passed.
+    comm_info(me, comm, &pi);
+    g = me->handles.group(group);
+    if (!g) return bad_group(me, call, group);
+    for (int w : g->world)
+      if (pi.comm->from_world(w) == TMPI_UNDEFINED)
+        return mpi_error(me, comm, TMPI_ERR_GROUP, call,
+                         "the group holds world rank %d, which is not in the local group of %s", w,
+                         comm_name(comm));
+    const int position = g->rank_of_world(me->world);
+    return split_inter(me, call, comm, pi, position == TMPI_UNDEFINED ? TMPI_UNDEFINED : 0, position, newcomm);
+  }
   if (int e = subgroup_args(me, call, comm, group, &pi, &g)) return e;
   bool member = g->rank_of_world(me->world) != TMPI_UNDEFINED;
   return create_comm(me, comm, pi, call, g->world, member, newcomm);
