@@ -691,12 +691,7 @@ int access(File* f, const char* call, bool write, TMPI_Offset pos, void* buf, in
 }
 
 void set_status(TMPI_Status* status, long long bytes) {
-  if (!status) return;
-  status->MPI_SOURCE = TMPI_ANY_SOURCE;
-  status->MPI_TAG = TMPI_ANY_TAG;
-  status->MPI_ERROR = TMPI_SUCCESS;
-  status->tmpi_cancelled = 0;
-  status->tmpi_bytes = bytes;
+  message_status(status, TMPI_ANY_SOURCE, TMPI_ANY_TAG, bytes);
 }
 
 int no_sequential(File* f, const char* call) {

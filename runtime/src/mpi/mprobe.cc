@@ -53,13 +53,12 @@ int take(TMPI_Comm comm, const TMPI_Status& st, TMPI_Message* message) {
   return TMPI_SUCCESS;
 }
 
-void proc_null_status(TMPI_Status* status) {
-  if (!status) return;
-  status->MPI_SOURCE = TMPI_PROC_NULL;
-  status->MPI_TAG = TMPI_ANY_TAG;
-  status->MPI_ERROR = TMPI_SUCCESS;
-  status->tmpi_cancelled = 0;
-  status->tmpi_bytes = 0;
+void proc_null_status(TMPI_Status* status) { message_status(status, TMPI_PROC_NULL, TMPI_ANY_TAG, 0); }
+
+// `from`'s source, tag and count into *to (may be MPI_STATUS_IGNORE), whose
+// MPI_ERROR stays as it was (single-completion calls leave it alone).
+void copy_status(const TMPI_Status& from, TMPI_Status* to) {
+  message_status(to, from.MPI_SOURCE, from.MPI_TAG, from.tmpi_bytes);
 }
 
 // Receives message `*message` into (buf, count, type): the status it had,
@@ -94,10 +93,9 @@ int receive(const char* call, void* buf, int count, TMPI_Datatype type, TMPI_Mes
   std::size_t capacity = static_cast<std::size_t>(count < 0 ? 0 : count) * map->size;
   std::size_t n = std::min(capacity, m.data.size());
   if (n) unpack_bytes(m.data.data(), n, *map, buf);
-  *st = m.status;
+  copy_status(m.status, st);
   st->tmpi_bytes = static_cast<long long>(n);
   if (m.data.size() > capacity) {
-    st->MPI_ERROR = TMPI_ERR_TRUNCATE;
     return mpi_error(me, m.comm, TMPI_ERR_TRUNCATE, call, "message of %zu bytes truncated to %zu", m.data.size(),
                      capacity);
   }
@@ -118,7 +116,7 @@ int TMPI_Mprobe(int source, int tag, TMPI_Comm comm, TMPI_Message* message, TMPI
   TMPI_Status st;
   if (int err = TMPI_Probe(source, tag, comm, &st)) return err;
   if (int err = take(comm, st, message)) return err;
-  if (status) *status = st;
+  copy_status(st, status);
   return TMPI_SUCCESS;
 }
 
@@ -134,15 +132,15 @@ int TMPI_Improbe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Message* m
   if (int err = TMPI_Iprobe(source, tag, comm, flag, &st)) return err;
   if (!*flag) return TMPI_SUCCESS;
   if (int err = take(comm, st, message)) return err;
-  if (status) *status = st;
+  copy_status(st, status);
   return TMPI_SUCCESS;
 }
 
 int TMPI_Mrecv(void* buf, int count, TMPI_Datatype type, TMPI_Message* message, TMPI_Status* status) {
-  TMPI_Status st;
+  TMPI_Status st{};
   TMPI_Comm comm;
   int err = receive("MPI_Mrecv", buf, count, type, message, &st, &comm);
-  if (status) *status = st;
+  copy_status(st, status);
   return err;
 }
 

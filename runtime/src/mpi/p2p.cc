@@ -209,6 +209,7 @@ void deliver_released(Request* r) {
       auto* r = static_cast<Request*>(d);
       deliver_to_user(r);
       fill_status(r, r->status_out);
+      if (r->status_out) r->status_out->MPI_ERROR = r->error;
       delete r;
     };
     regions::SuperblockRun::defer(r);
@@ -216,6 +217,7 @@ void deliver_released(Request* r) {
   }
   deliver_to_user(r);
   fill_status(r, r->status_out);
+  if (r->status_out) r->status_out->MPI_ERROR = r->error;  // the only way a released receive reports
   delete r;
   if (in) regions::SuperblockRun::request_completed(in);
 }
@@ -393,18 +395,26 @@ void empty_status(TMPI_Status* status) {
   status->tmpi_bytes = 0;
 }
 
+void message_status(TMPI_Status* status, int source, int tag, long long bytes) {
+  if (!status) return;
+  status->MPI_SOURCE = source;
+  status->MPI_TAG = tag;
+  status->tmpi_cancelled = 0;
+  status->tmpi_bytes = bytes;
+}
+
 void fill_status(const Request* r, TMPI_Status* status) {
   if (r->greq_query) {  // the program's query callback says what the status is
     TMPI_Status ignored;
     if (!status) status = &ignored;
+    const int error = status->MPI_ERROR;
     empty_status(status);
-    status->MPI_ERROR = TMPI_SUCCESS;
+    status->MPI_ERROR = error;
     r->greq_query(r->greq_extra, status);
     return;
   }
   if (!status) return;
   status->tmpi_cancelled = r->cancelled;
-  status->MPI_ERROR = r->error;
   if (r->collective || r->cancelled) {
     status->MPI_SOURCE = TMPI_ANY_SOURCE;
     status->MPI_TAG = TMPI_ANY_TAG;
@@ -616,22 +626,14 @@ int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* sta
   if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
   if (a.proc_null) {
     *flag = 1;
-    if (status) {
-      empty_status(status);
-      status->MPI_SOURCE = TMPI_PROC_NULL;
-    }
+    message_status(status, TMPI_PROC_NULL, TMPI_ANY_TAG, 0);
     return TMPI_SUCCESS;
   }
   Runtime& rt = Runtime::get();
   comm::ProbeResult found;
   rt.messenger->poll();
   *flag = rt.messenger->probe(me->world, a.comm.p2p_ctx, a.world_peer, tag, &found);
-  if (*flag && status) {
-    empty_status(status);
-    status->MPI_SOURCE = from_world(me, comm, found.source);
-    status->MPI_TAG = found.tag;
-    status->tmpi_bytes = static_cast<long long>(found.bytes);
-  }
+  if (*flag) message_status(status, from_world(me, comm, found.source), found.tag, static_cast<long long>(found.bytes));
   // A program that polls with MPI_Iprobe must let its siblings run, or the
   // message it waits for may never be sent.
   if (!*flag) {
@@ -647,10 +649,7 @@ int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
   P2PArgs a;
   if (int e = check_p2p(me, call, false, false, nullptr, 0, 0, source, tag, comm, &a)) return e;
   if (a.proc_null) {
-    if (status) {
-      empty_status(status);
-      status->MPI_SOURCE = TMPI_PROC_NULL;
-    }
+    message_status(status, TMPI_PROC_NULL, TMPI_ANY_TAG, 0);
     return TMPI_SUCCESS;
   }
   Runtime& rt = Runtime::get();
@@ -665,12 +664,7 @@ int TMPI_Probe(int source, int tag, TMPI_Comm comm, TMPI_Status* status) {
     sched::Scheduler::park();
   }
   if (marked) marked->call = nullptr;
-  if (status) {
-    empty_status(status);
-    status->MPI_SOURCE = from_world(me, comm, found.source);
-    status->MPI_TAG = found.tag;
-    status->tmpi_bytes = static_cast<long long>(found.bytes);
-  }
+  message_status(status, from_world(me, comm, found.source), found.tag, static_cast<long long>(found.bytes));
   return TMPI_SUCCESS;
 }
 

@@ -105,8 +105,14 @@ bool is_done(const Request* r);
 // Blocks the calling subrank until `r` is done. `call` names the MPI call
 // the program is in, for the deadlock report.
 void wait_done(Subrank* me, Request* r, const char* call);
-// Fills `status` (may be MPI_STATUS_IGNORE) from a finished request.
+// Fills `status` (may be MPI_STATUS_IGNORE) from a finished request. Its
+// MPI_ERROR stays as it was: MPI 3.1 sec. 3.2.5 lets only the calls that
+// complete several requests (MPI_Waitall, _some, MPI_Testall, _some)
+// update it; they set it themselves.
 void fill_status(const Request* r, TMPI_Status* status);
+// Sets a status's source, tag and byte count (not cancelled), leaving its
+// MPI_ERROR as it was (see fill_status). `status` may be MPI_STATUS_IGNORE.
+void message_status(TMPI_Status* status, int source, int tag, long long bytes);
 // After a finished request was reported: frees a one-shot request and sets
 // the handle to MPI_REQUEST_NULL, or deactivates a persistent one.
 void retire(TMPI_Request* handle);
@@ -119,7 +125,8 @@ BlockedIn blocked_on(const char* call, const Request* r);
 // A request that is complete from the start and whose status counts
 // `bytes` (the non-blocking MPI-IO calls, which do their I/O at once).
 Request* completed_io_request(Subrank* me, const char* call, long long bytes);
-// The status of an empty (null or inactive) request.
+// The status of an empty (null or inactive) request (MPI_ERROR too:
+// MPI_SUCCESS is part of an empty status).
 void empty_status(TMPI_Status* status);
 // MPI_SUCCESS, or the request's error reported through the error handler.
 int request_error(Subrank* me, const Request* r, const char* call);

@@ -25,13 +25,18 @@ TMPI_Status* status_at(TMPI_Status* statuses, int i) {
   return statuses == TMPI_STATUSES_IGNORE ? TMPI_STATUS_IGNORE : &statuses[i];
 }
 
+// Whether a completion call completes one request or several: only the
+// latter set a status's MPI_ERROR (MPI 3.1 sec. 3.2.5).
+enum class Completes { kOne, kSeveral };
+
 // Reports a finished request in `status` and retires it.
-int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* call) {
+int finish(Subrank* me, TMPI_Request* handle, TMPI_Status* status, const char* call, Completes completes) {
   deliver_to_user(*handle);
   fill_status(*handle, status);
   Request* r = *handle;
   int err = r->error;
   if (err) err = request_error(me, r, call);
+  if (completes == Completes::kSeveral && status) status->MPI_ERROR = err;
   retire(handle);
   return err;
 }
@@ -137,7 +142,7 @@ int TMPI_Wait(TMPI_Request* request, TMPI_Status* status) {
   }
   check_coverage(me, 1, request);
   wait_done(me, *request, call);
-  return finish(me, request, status, call);
+  return finish(me, request, status, call, Completes::kOne);
 }
 
 int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
@@ -150,7 +155,7 @@ int TMPI_Waitall(int count, TMPI_Request requests[], TMPI_Status statuses[]) {
   for (int i = 0; i < count; ++i) {
     if (is_empty(requests[i])) {
       empty_status(status_at(statuses, i));
-    } else if (finish(me, &requests[i], status_at(statuses, i), call) != TMPI_SUCCESS) {
+    } else if (finish(me, &requests[i], status_at(statuses, i), call, Completes::kSeveral) != TMPI_SUCCESS) {
       result = TMPI_ERR_IN_STATUS;
     }
   }
@@ -167,7 +172,7 @@ int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* st
       any_active = true;
       if (is_done(requests[i])) {
         *index = i;
-        return finish(me, &requests[i], status, call);
+        return finish(me, &requests[i], status, call, Completes::kOne);
       }
     }
     if (!any_active) {
@@ -193,7 +198,7 @@ int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indic
       any_active = true;
       if (is_done(requests[i])) {
         indices[n] = i;
-        if (finish(me, &requests[i], status_at(statuses, n), call)) result = TMPI_ERR_IN_STATUS;
+        if (finish(me, &requests[i], status_at(statuses, n), call, Completes::kSeveral)) result = TMPI_ERR_IN_STATUS;
         ++n;
       }
     }
@@ -224,7 +229,7 @@ int TMPI_Test(TMPI_Request* request, int* flag, TMPI_Status* status) {
     unsuccessful_poll(me, call, *request);
     return TMPI_SUCCESS;
   }
-  return finish(me, request, status, call);
+  return finish(me, request, status, call, Completes::kOne);
 }
 
 int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status statuses[]) {
@@ -243,7 +248,7 @@ int TMPI_Testall(int count, TMPI_Request requests[], int* flag, TMPI_Status stat
   for (int i = 0; i < count; ++i) {
     if (is_empty(requests[i]))
       empty_status(status_at(statuses, i));
-    else if (finish(me, &requests[i], status_at(statuses, i), call))
+    else if (finish(me, &requests[i], status_at(statuses, i), call, Completes::kSeveral))
       result = TMPI_ERR_IN_STATUS;
   }
   return result;
@@ -260,7 +265,7 @@ int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI
     if (is_done(requests[i])) {
       *flag = 1;
       *index = i;
-      return finish(me, &requests[i], status, call);
+      return finish(me, &requests[i], status, call, Completes::kOne);
     }
   }
   *index = TMPI_UNDEFINED;
@@ -285,7 +290,7 @@ int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indic
     any_active = true;
     if (is_done(requests[i])) {
       indices[n] = i;
-      if (finish(me, &requests[i], status_at(statuses, n), call)) result = TMPI_ERR_IN_STATUS;
+      if (finish(me, &requests[i], status_at(statuses, n), call, Completes::kSeveral)) result = TMPI_ERR_IN_STATUS;
       ++n;
     }
   }
