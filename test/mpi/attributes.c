@@ -9,7 +9,9 @@
  *     value set twice runs the delete callback of the old one; MPI_Attr_put/
  *     get and MPI_Keyval_create (MPI-1) work the same way.
  *  2. Datatype keyvals (copied by MPI_Type_dup, deleted by MPI_Type_free)
- *     and window keyvals.
+ *     and window keyvals. A copy callback that fails fails MPI_Comm_dup /
+ *     MPI_Type_dup (its error class, MPI_COMM_NULL / MPI_DATATYPE_NULL, the
+ *     attributes copied before it deleted).
  *  3. A user error handler on a communicator and on a window is called
  *     with the object and the error code; MPI_Comm_call_errhandler;
  *     MPI_Errhandler_create/set (MPI-1); MPI_Comm_dup keeps the handler;
@@ -346,6 +348,66 @@ static void generalized(int rank)
     CHECK_TRUE(g.queries >= 1, "the query callback ran");
 }
 
+/* A copy callback that fails. */
+static int copy_fails(MPI_Comm old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)keyval, (void)in, (void)out;
+    ((struct counts *)extra)->copies++;
+    *flag = 1;
+    return MPI_ERR_OTHER;
+}
+
+static int type_copy_fails(MPI_Datatype old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)keyval, (void)in, (void)out;
+    ((struct counts *)extra)->copies++;
+    *flag = 1;
+    return MPI_ERR_OTHER;
+}
+
+/* A copy callback that fails fails the dup: an error of the callback's
+ * class, MPI_COMM_NULL (MPI_DATATYPE_NULL), and the attributes copied
+ * before it are deleted with the half-made object. */
+static void failing_copies(void)
+{
+    struct counts good = {0, 0}, bad = {0, 0}, tgood = {0, 0}, tbad = {0, 0};
+    int kgood, kbad, tkgood, tkbad, e, cls;
+    MPI_Comm c, d = MPI_COMM_WORLD;
+    MPI_Datatype t, u = MPI_INT;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Comm_create_keyval(copy_plus_one, count_delete, &kgood, &good);
+    MPI_Comm_create_keyval(copy_fails, count_delete, &kbad, &bad);
+    MPI_Comm_set_attr(c, kgood, (void *)1);
+    MPI_Comm_set_attr(c, kbad, (void *)2);
+    e = MPI_Comm_dup(c, &d);
+    MPI_Error_class(e, &cls);
+    CHECK(MPI_ERR_OTHER, cls, "MPI_Comm_dup whose copy callback fails");
+    CHECK_TRUE(d == MPI_COMM_NULL, "MPI_Comm_dup whose copy callback fails gives MPI_COMM_NULL");
+    CHECK(1, bad.copies, "the failing copy callback ran once");
+    CHECK(good.copies, good.deletes, "the attribute copied before the failure was deleted with the new communicator");
+    MPI_Comm_free(&c);
+    CHECK(1 + good.copies, good.deletes, "deletes after freeing the original");
+    MPI_Comm_free_keyval(&kgood);
+    MPI_Comm_free_keyval(&kbad);
+
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_create_keyval(type_copy, type_delete, &tkgood, &tgood);
+    MPI_Type_create_keyval(type_copy_fails, type_delete, &tkbad, &tbad);
+    MPI_Type_set_attr(t, tkgood, (void *)1);
+    MPI_Type_set_attr(t, tkbad, (void *)2);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    e = MPI_Type_dup(t, &u);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Error_class(e, &cls);
+    CHECK(MPI_ERR_OTHER, cls, "MPI_Type_dup whose copy callback fails");
+    CHECK_TRUE(u == MPI_DATATYPE_NULL, "MPI_Type_dup whose copy callback fails gives MPI_DATATYPE_NULL");
+    CHECK(tgood.copies, tgood.deletes, "the datatype attribute copied before the failure was deleted");
+    MPI_Type_free(&t);
+    MPI_Type_free_keyval(&tkgood);
+    MPI_Type_free_keyval(&tkbad);
+}
+
 static void datatypes(void)
 {
     struct { char c; double d; int i; } s[2];
@@ -417,6 +479,7 @@ int main(int argc, char **argv)
     matched_probes(rank, size);
     generalized(rank);
     datatypes();
+    failing_copies();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     if (rank == 0)

@@ -527,6 +527,20 @@ CommPtr make_inter(const Subrank* me, std::vector<int> local, std::vector<int> r
   return c;
 }
 
+// Copies `comm`'s attributes to its new dup *newcomm (their copy
+// callbacks). A callback that fails fails the call (MPI 3.1 sec. 6.7.2):
+// the new communicator is freed (the attributes copied so far are deleted
+// with it) and *newcomm is MPI_COMM_NULL, and the callback's code goes
+// through `comm`'s error handler.
+int dup_attributes(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Comm* newcomm) {
+  int e = copy_attributes(AttrKind::Comm, comm, *newcomm);
+  if (e == TMPI_SUCCESS) return TMPI_SUCCESS;
+  TMPI_Comm made = *newcomm;
+  TMPI_Comm_free(&made);
+  *newcomm = TMPI_COMM_NULL;
+  return mpi_error(me, comm, e, call, "an attribute copy callback of %s returned error %d", comm_name(comm), e);
+}
+
 // MPI_Comm_dup of an intercommunicator: the pair is agreed over both groups.
 int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_dup";
@@ -537,7 +551,7 @@ int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcom
   CommPtr c = make_inter(me, pi.comm->members(), pi.comm->remote->members(), ctx);
   c->errhandler = pi.comm->errhandler;
   if (int e = install_comm(me, comm, call, std::move(c), newcomm, nullptr)) return e;
-  return copy_attributes(AttrKind::Comm, comm, *newcomm);
+  return dup_attributes(me, call, comm, newcomm);
 }
 
 // MPI_Comm_split of an intercommunicator (and MPI_Comm_create, as a split
@@ -960,7 +974,7 @@ int TMPI_Comm_dup(TMPI_Comm comm, TMPI_Comm* newcomm) {
   if (int e = create_comm(me, comm, pi, call, pi.comm->members(), true, newcomm, &created)) return e;
   created->copy_topology(*pi.comm);
   created->errhandler = pi.comm->errhandler;  // MPI_Comm_dup keeps the error handler
-  return copy_attributes(AttrKind::Comm, comm, *newcomm);
+  return dup_attributes(me, call, comm, newcomm);
 }
 
 int TMPI_Comm_dup_with_info(TMPI_Comm comm, TMPI_Info info, TMPI_Comm* newcomm) {

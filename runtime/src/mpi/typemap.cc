@@ -473,7 +473,12 @@ int TMPI_Type_dup(TMPI_Datatype old, TMPI_Datatype* newtype) {
   map.predefined = false;
   *newtype = add(std::move(map));
   record_contents(*newtype, TMPI_COMBINER_DUP, {}, {}, {old});
-  return copy_attributes(AttrKind::Type, old, *newtype);
+  if (int e = copy_attributes(AttrKind::Type, old, *newtype)) {  // as dup_attributes (communicator.cc)
+    TMPI_Type_free(newtype);
+    *newtype = TMPI_DATATYPE_NULL;
+    return mpi_error(current_subrank(), TMPI_COMM_WORLD, e, "MPI_Type_dup", "an attribute copy callback returned error %d", e);
+  }
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_commit(TMPI_Datatype* type) {
