@@ -10,13 +10,15 @@
  *  4. Passive target: an exclusive lock around a get-increment-put counter
  *     on rank 0 (mutual exclusion: the count is exact), shared lock_all with
  *     flush, MPI_Fetch_and_op and MPI_Compare_and_swap tickets.
- *  5. MPI_Win_allocate, request-based MPI_Rput/MPI_Rget/MPI_Rget_accumulate.
+ *  5. MPI_Win_allocate, request-based MPI_Rput/MPI_Rget/MPI_Rget_accumulate;
+ *     to MPI_PROC_NULL they (and MPI_Raccumulate) give complete requests.
  *  5b. MPI_Get_accumulate from every rank on one location of rank 0 under
  *     lock_all: the old values each rank fetched are all different and
  *     form the chain of partial sums (accumulates are atomic per element);
  *     MPI_NO_OP reads the total.
  *  6. MPI_Win_allocate_shared over MPI_Comm_split_type(SHARED): direct
- *     loads of a neighbour's segment after a fence; contiguous segments.
+ *     loads of a neighbour's segment after a fence; contiguous segments;
+ *     segments of size 0 have a NULL base.
  *  7. MPI_Win_create_dynamic with attach and an address from MPI_Get_address.
  *  8. Attributes (base, size, disp unit, flavor, model), group, name.
  *  9. Errors under MPI_ERRORS_RETURN: a target rank outside the window
@@ -188,6 +190,22 @@ static void allocate_and_requests(int rank, int size)
     MPI_Rget_accumulate(&add, 1, MPI_DOUBLE, &old, 1, MPI_DOUBLE, right, 2, 1, MPI_DOUBLE, MPI_SUM, win, &req[2]);
     MPI_Waitall(2, &req[1], MPI_STATUSES_IGNORE);
     MPI_Win_flush(right, win);
+    /* to MPI_PROC_NULL: requests complete at once, not MPI_REQUEST_NULL */
+    {
+        MPI_Request nul[4];
+        int flag = 0;
+        double sink = 0;
+        MPI_Rput(&put, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, win, &nul[0]);
+        MPI_Rget(&sink, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, win, &nul[1]);
+        MPI_Raccumulate(&add, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, MPI_SUM, win, &nul[2]);
+        MPI_Rget_accumulate(&add, 1, MPI_DOUBLE, &sink, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, MPI_SUM, win,
+                            &nul[3]);
+        for (int i = 0; i < 4; i++)
+            CHECK_TRUE(nul[i] != MPI_REQUEST_NULL, "request %d of an operation on MPI_PROC_NULL is a request", i);
+        MPI_Testall(4, nul, &flag, MPI_STATUSES_IGNORE);
+        CHECK(1, flag, "operations on MPI_PROC_NULL are complete at once");
+        CHECK(0, (long long)sink, "MPI_Rget from MPI_PROC_NULL leaves the buffer");
+    }
     MPI_Win_unlock_all(win);
     CHECK(right * 10 + 2, (long long)(old * 10 + 0.5), "MPI_Rget_accumulate gives the old value");
     MPI_Barrier(MPI_COMM_WORLD);
@@ -259,6 +277,33 @@ static void shared(int rank)
     MPI_Win_shared_query(win, 0, &bytes, &unit, &first);
     CHECK_TRUE(mine == first + 2 * nrank || mine == first + 4 * nrank, "segments are contiguous");
     MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Comm_free(&node);
+}
+
+/* Segments of size 0 (every odd rank of the node): MPI_Win_shared_query
+ * gives size 0 and a NULL base for them, the segment of the first rank
+ * with memory for MPI_PROC_NULL. */
+static void shared_zero(int rank)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    int nrank, nsize;
+    MPI_Comm_rank(node, &nrank);
+    MPI_Comm_size(node, &nsize);
+    int *mine = NULL, *theirs = NULL, unit = 0;
+    MPI_Aint bytes = -1;
+    MPI_Win win;
+    MPI_Win_allocate_shared(nrank % 2 ? 0 : sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &win);
+    for (int r = 0; r < nsize; r++) {
+        theirs = (int *)&bytes; /* anything but NULL */
+        MPI_Win_shared_query(win, r, &bytes, &unit, &theirs);
+        CHECK(r % 2 ? 0 : (long long)sizeof(int), bytes, "size of node rank %d's segment", r);
+        CHECK_TRUE(r % 2 ? theirs == NULL : theirs != NULL, "base of node rank %d's segment (size %ld) is %s", r,
+                   (long)bytes, r % 2 ? "NULL" : "not NULL");
+    }
+    MPI_Win_shared_query(win, MPI_PROC_NULL, &bytes, &unit, &theirs);
+    CHECK(sizeof(int), bytes, "MPI_PROC_NULL: the first segment with memory");
     MPI_Win_free(&win);
     MPI_Comm_free(&node);
 }
@@ -345,6 +390,7 @@ int main(int argc, char **argv)
     allocate_and_requests(rank, size);
     get_accumulate(rank, size);
     shared(rank);
+    shared_zero(rank);
     dynamic(rank, size);
     attributes_and_errors(rank, size);
     MPI_Finalize();

@@ -327,11 +327,18 @@ int origin_bytes(Window* w, const char* call, int count, TMPI_Datatype type, std
   return TMPI_SUCCESS;
 }
 
+// The request of a request-based operation that has nothing left to do
+// (a target of MPI_PROC_NULL, no data): complete from the start, as MPI
+// wants a request the program can wait for, not MPI_REQUEST_NULL.
+int completed_request(TMPI_Request* request) {
+  return TMPI_Isend(nullptr, 0, TMPI_DT_BYTE, TMPI_PROC_NULL, 0, TMPI_COMM_SELF, request);
+}
+
 int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype, int target, TMPI_Aint disp,
            int tcount, TMPI_Datatype ttype, TMPI_Win win, TMPI_Request* request) {
   TMPI_WIN_CALL(call, win);
   if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
   const TypeMap* tmap;
   TypeMapPtr keep;
   Blocks blocks;
@@ -343,7 +350,7 @@ int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype
   Header h{Kind::Put, 0, 0, 0, static_cast<std::int64_t>(blocks.size() / 2), bytes, 0};
   if (int err = send_request(w, target, h, blocks)) return err;
   w->dirty[static_cast<std::size_t>(target)] = 1;
-  if (!bytes) return TMPI_SUCCESS;
+  if (!bytes) return request ? completed_request(request) : TMPI_SUCCESS;
   if (request) return TMPI_Isend(origin, ocount, otype, target, kData, w->comm, request);
   return TMPI_Send(origin, ocount, otype, target, kData, w->comm);
 }
@@ -355,7 +362,7 @@ int do_access(const char* call, Kind kind, const void* origin, int ocount, TMPI_
               TMPI_Op op, TMPI_Win win, TMPI_Request* request) {
   TMPI_WIN_CALL(call, win);
   if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
   const TypeMap* tmap;
   TypeMapPtr keep;
   Blocks blocks;
@@ -400,6 +407,8 @@ int do_access(const char* call, Kind kind, const void* origin, int ocount, TMPI_
       *request = reply;
     else
       w->replies[static_cast<std::size_t>(target)].push_back(reply);
+  } else if (request) {
+    return completed_request(request);
   }
   return TMPI_SUCCESS;
 }
@@ -595,7 +604,9 @@ int TMPI_Win_shared_query(TMPI_Win win, int rank, TMPI_Aint* size, int* disp_uni
   if (rank < 0 || rank >= w->size) return win_error(w, TMPI_ERR_RANK, call_name, "invalid rank");
   *size = w->sizes[static_cast<std::size_t>(rank)];
   *disp_unit = w->disp_units[static_cast<std::size_t>(rank)];
-  *static_cast<void**>(baseptr) = w->bases[static_cast<std::size_t>(rank)];
+  // A segment of size 0 has no address: NULL (as MPI says and MPICH does),
+  // even where it sits between two others in the block.
+  *static_cast<void**>(baseptr) = *size == 0 ? nullptr : w->bases[static_cast<std::size_t>(rank)];
   return TMPI_SUCCESS;
 }
 
@@ -714,8 +725,7 @@ int TMPI_Raccumulate(const void* origin, int ocount, TMPI_Datatype otype, int ta
   int err = do_access("MPI_Raccumulate", Kind::Acc, origin, ocount, otype, nullptr, 0, TMPI_DT_BYTE, target, disp,
                       tcount, ttype, op, win, nullptr);
   if (err) return err;
-  // A request that is already complete: a send to MPI_PROC_NULL.
-  return TMPI_Isend(nullptr, 0, TMPI_DT_BYTE, TMPI_PROC_NULL, 0, TMPI_COMM_SELF, request);
+  return completed_request(request);
 }
 
 int TMPI_Get_accumulate(const void* origin, int ocount, TMPI_Datatype otype, void* result, int rcount,
