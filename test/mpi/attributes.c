@@ -26,7 +26,9 @@
  *     callback makes the status, the free callback runs once.
  *  7. MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_struct/hvector/hindexed,
  *     MPI_Type_create_hindexed_block, MPI_Type_match_size, MPI_Type_set/
- *     get_name, MPI_Type_size_x/get_extent_x, MPI_Get_elements_x.
+ *     get_name, MPI_Type_size_x/get_extent_x, MPI_Get_elements_x; counts
+ *     beyond an int (a 2400 MiB type, 3e9 elements in a status; the int
+ *     calls give MPI_UNDEFINED).
  * Prints "OK attributes" on rank 0.
  */
 #define TESTNAME "attributes"
@@ -408,6 +410,36 @@ static void failing_copies(void)
     MPI_Type_free_keyval(&tkbad);
 }
 
+/* Counts beyond an int: a datatype of 2516582400 bytes (built without
+ * allocating it), MPI_Status_set_elements_x / MPI_Get_elements_x of 3e9
+ * elements, and the int forms giving MPI_UNDEFINED. */
+static void large_counts(void)
+{
+    MPI_Datatype mib, big;
+    MPI_Count size = -1, n = -1;
+    MPI_Status st;
+    int isize = 0, count = 0;
+    const MPI_Count three_billion = 3000000000LL;
+    MPI_Type_contiguous(1 << 20, MPI_CHAR, &mib);
+    MPI_Type_contiguous(2400, mib, &big);
+    MPI_Type_commit(&big);
+    MPI_Type_size_x(big, &size);
+    CHECK(2516582400LL, size, "MPI_Type_size_x of 2400 MiB");
+    MPI_Type_size(big, &isize);
+    CHECK(MPI_UNDEFINED, isize, "MPI_Type_size of 2400 MiB does not fit an int");
+    MPI_Status_set_elements_x(&st, MPI_CHAR, three_billion);
+    MPI_Get_elements_x(&st, MPI_CHAR, &n);
+    CHECK(three_billion, n, "MPI_Get_elements_x after MPI_Status_set_elements_x of 3e9");
+    MPI_Get_count(&st, MPI_CHAR, &count);
+    CHECK(MPI_UNDEFINED, count, "MPI_Get_count of 3e9 elements does not fit an int");
+    MPI_Get_elements(&st, MPI_CHAR, &count);
+    CHECK(MPI_UNDEFINED, count, "MPI_Get_elements of 3e9 elements does not fit an int");
+    MPI_Get_elements_x(&st, big, &n);
+    CHECK(three_billion, n, "MPI_Get_elements_x in a 2400 MiB type counts its chars");
+    MPI_Type_free(&big);
+    MPI_Type_free(&mib);
+}
+
 static void datatypes(void)
 {
     struct { char c; double d; int i; } s[2];
@@ -480,6 +512,7 @@ int main(int argc, char **argv)
     generalized(rank);
     datatypes();
     failing_copies();
+    large_counts();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     if (rank == 0)

@@ -34,10 +34,10 @@ Names& names() {
 extern "C" {
 
 int TMPI_Type_size_x(TMPI_Datatype type, TMPI_Count* size) {
-  int s = 0;
-  int err = TMPI_Type_size(type, &s);
-  if (!err) *size = s;
-  return err;
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_size_x", "invalid datatype %d", type);
+  *size = static_cast<TMPI_Count>(m->size);
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Type_get_extent_x(TMPI_Datatype type, TMPI_Count* lb, TMPI_Count* extent) {
@@ -54,18 +54,23 @@ int TMPI_Type_get_true_extent_x(TMPI_Datatype type, TMPI_Count* lb, TMPI_Count* 
   return err;
 }
 
+// The _x forms count in 64 bits, as the status does (its byte count is a
+// long long).
 int TMPI_Get_elements_x(const TMPI_Status* status, TMPI_Datatype type, TMPI_Count* count) {
-  int n = 0;
-  int err = TMPI_Get_elements(status, type, &n);
-  if (!err) *count = n;
-  return err;
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements_x", "invalid datatype %d", type);
+  long long elements = elements_in(*m, status->tmpi_bytes);
+  *count = elements < 0 ? TMPI_UNDEFINED : elements;
+  return TMPI_SUCCESS;
 }
 
 int TMPI_Status_set_elements_x(TMPI_Status* status, TMPI_Datatype type, TMPI_Count count) {
-  if (count > 0x7fffffff)
-    return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_COUNT, "MPI_Status_set_elements_x",
-                     "count %lld is above what Tucana's statuses hold", count);
-  return TMPI_Status_set_elements(status, type, static_cast<int>(count));
+  const char* call = "MPI_Status_set_elements_x";
+  TypeMapPtr m = type_map(type);
+  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, call, "invalid datatype %d", type);
+  if (count < 0) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %lld", count);
+  status->tmpi_bytes = bytes_of_elements(*m, count);
+  return TMPI_SUCCESS;
 }
 
 // Names: the predefined types are named after themselves until renamed.

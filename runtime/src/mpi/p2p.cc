@@ -2,6 +2,7 @@
 #include <tucana/tmpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -675,7 +676,7 @@ int TMPI_Get_count(const TMPI_Status* status, TMPI_Datatype type, int* count) {
   long long size = static_cast<long long>(m->size);
   if (size == 0)
     *count = 0;
-  else if (bytes % size)
+  else if (bytes % size || bytes / size > INT_MAX)
     *count = TMPI_UNDEFINED;
   else
     *count = static_cast<int>(bytes / size);
@@ -690,7 +691,7 @@ int TMPI_Get_elements(const TMPI_Status* status, TMPI_Datatype type, int* count)
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype %d", type);
   long long elements = elements_in(*m, status->tmpi_bytes);
-  *count = elements < 0 ? TMPI_UNDEFINED : static_cast<int>(elements);
+  *count = elements < 0 || elements > INT_MAX ? TMPI_UNDEFINED : static_cast<int>(elements);
   return TMPI_SUCCESS;
 }
 

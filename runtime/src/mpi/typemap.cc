@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 #include <cstring>
 #include <unordered_map>
 
@@ -528,7 +529,9 @@ int TMPI_Type_free(TMPI_Datatype* type) {
 int TMPI_Type_size(TMPI_Datatype type, int* size) {
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_size", "invalid datatype %d", type);
-  *size = static_cast<int>(m->size);
+  // MPI_UNDEFINED when an int cannot hold it (MPI 3.1 sec. 4.1.5; see
+  // MPI_Type_size_x).
+  *size = m->size > static_cast<std::size_t>(INT_MAX) ? TMPI_UNDEFINED : static_cast<int>(m->size);
   return TMPI_SUCCESS;
 }
 
