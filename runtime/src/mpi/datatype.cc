@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "sync/mutex.h"
 
@@ -131,7 +132,8 @@ const TypeInfo* type_info(TMPI_Datatype type) {
 namespace {
 // A user operation. MPI_Op_free while operations that use it are pending
 // (pinned by non-blocking collectives) only marks it freed; it goes when
-// the last of them lets go. Handles are never reused.
+// the last of them lets go; then its handle may be handed out again (the
+// last freed first, as MPICH and Open MPI do).
 struct UserOp {
   TMPI_User_function* fn;
   bool commute;
@@ -141,11 +143,23 @@ struct UserOp {
 sync::Mutex g_user_ops_mutex(sync::LockLevel::kLeaf, "user operations");
 std::unordered_map<TMPI_Op, UserOp> g_user_ops TUCANA_GUARDED_BY(g_user_ops_mutex);
 TMPI_Op g_next_user_op TUCANA_GUARDED_BY(g_user_ops_mutex) = kFirstUserOp;
+std::vector<TMPI_Op> g_free_user_ops TUCANA_GUARDED_BY(g_user_ops_mutex);
+
+void erase_user_op(std::unordered_map<TMPI_Op, UserOp>::iterator it) TUCANA_REQUIRES(g_user_ops_mutex) {
+  g_free_user_ops.push_back(it->first);
+  g_user_ops.erase(it);
+}
 }  // namespace
 
 TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
   sync::MutexLock lock(g_user_ops_mutex);
-  TMPI_Op op = g_next_user_op++;
+  TMPI_Op op;
+  if (!g_free_user_ops.empty()) {
+    op = g_free_user_ops.back();
+    g_free_user_ops.pop_back();
+  } else {
+    op = g_next_user_op++;
+  }
   g_user_ops[op] = UserOp{fn, commute};
   return op;
 }
@@ -157,7 +171,7 @@ bool free_user_op(TMPI_Op op) {
   if (it->second.pins > 0)
     it->second.freed = true;
   else
-    g_user_ops.erase(it);
+    erase_user_op(it);
   return true;
 }
 
@@ -175,7 +189,7 @@ void unpin_op(TMPI_Op op) {
   sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end()) return;
-  if (--it->second.pins == 0 && it->second.freed) g_user_ops.erase(it);
+  if (--it->second.pins == 0 && it->second.freed) erase_user_op(it);
 }
 
 TMPI_User_function* user_op(TMPI_Op op, bool* commute) {

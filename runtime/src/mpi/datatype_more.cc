@@ -31,6 +31,11 @@ Names& names() {
 
 }  // namespace
 
+void tucana::mpi::forget_type_name(TMPI_Datatype type) {
+  tucana::sync::MutexLock hold(names().lock);
+  names().of.erase(type);
+}
+
 extern "C" {
 
 int TMPI_Type_size_x(TMPI_Datatype type, TMPI_Count* size) {

@@ -118,6 +118,12 @@ Window* find(TMPI_Win win) {
 TMPI_Win add(Window* w) {
   WindowTable& t = table();
   sync::MutexLock hold(t.lock);
+  // The lowest free handle (freed windows' handles are reused, as in MPICH).
+  for (std::size_t h = 1; h < t.windows.size(); ++h)
+    if (!t.windows[h]) {
+      t.windows[h] = w;
+      return static_cast<TMPI_Win>(h);
+    }
   t.windows.push_back(w);
   return static_cast<TMPI_Win>(t.windows.size() - 1);
 }

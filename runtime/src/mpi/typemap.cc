@@ -51,6 +51,10 @@ struct TypeTable {
   sync::Mutex mutex{sync::LockLevel::kLeaf, "datatypes"};
   std::unordered_map<TMPI_Datatype, Derived> derived TUCANA_GUARDED_BY(mutex);
   TMPI_Datatype next TUCANA_GUARDED_BY(mutex) = kFirstDerived;
+  // Handles of freed types, handed out again (the last freed first), as
+  // MPICH and Open MPI do: programs that create and free types in a loop
+  // expect the numbers to stay small, and some compare them.
+  std::vector<TMPI_Datatype> free_handles TUCANA_GUARDED_BY(mutex);
   std::vector<TypeMapPtr> predefined;  // index = handle; never written after the constructor
   TypeTable() {
     predefined.resize(TMPI_DATATYPE_END_);
@@ -80,10 +84,23 @@ TypeTable& table() {
   return t;
 }
 
+// Drops a freed type whose last user let go; its handle may be reused.
+void erase_derived(TypeTable& t, std::unordered_map<TMPI_Datatype, Derived>::iterator it)
+    TUCANA_REQUIRES(t.mutex) {
+  t.free_handles.push_back(it->first);
+  t.derived.erase(it);
+}
+
 TMPI_Datatype add(TypeMapPtr map, ContentsPtr contents = nullptr) {
   TypeTable& t = table();
   sync::MutexLock lock(t.mutex);
-  TMPI_Datatype h = t.next++;
+  TMPI_Datatype h;
+  if (!t.free_handles.empty()) {
+    h = t.free_handles.back();
+    t.free_handles.pop_back();
+  } else {
+    h = t.next++;
+  }
   Derived& d = t.derived[h];
   d.map = std::move(map);
   d.contents = std::move(contents);
@@ -185,7 +202,7 @@ void unpin_type(TMPI_Datatype type) {
   sync::MutexLock lock(t.mutex);
   auto it = t.derived.find(type);
   if (it == t.derived.end()) return;
-  if (--it->second.pins == 0 && it->second.freed) t.derived.erase(it);
+  if (--it->second.pins == 0 && it->second.freed) erase_derived(t, it);
 }
 
 void record_contents(TMPI_Datatype type, int combiner, std::vector<int> integers,
@@ -521,7 +538,9 @@ int TMPI_Type_free(TMPI_Datatype* type) {
   if (it->second.pins > 0)
     it->second.freed = true;
   else
-    t.derived.erase(it);
+    erase_derived(t, it);
+  lock.unlock();
+  forget_type_name(*type);
   *type = TMPI_DATATYPE_NULL;
   return TMPI_SUCCESS;
 }

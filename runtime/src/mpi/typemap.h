@@ -72,6 +72,9 @@ const TypeMap* find_type(TMPI_Datatype type, TypeMapPtr* keep);
 // handles.
 bool pin_type(TMPI_Datatype type);
 void unpin_type(TMPI_Datatype type);
+// Drops the MPI_Type_set_name name of a freed type (its handle may be
+// handed out again).
+void forget_type_name(TMPI_Datatype type);
 
 // How a datatype was made, for MPI_Type_get_envelope/contents (MPI 3.1
 // section 4.1.13): the combiner and the constructor's arguments in the
