@@ -4,6 +4,7 @@
 #include "mpi/communicator.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -12,7 +13,6 @@
 #include "mpi/collectives_api.h"
 #include "mpi/errors.h"
 #include "mpi/runtime.h"
-#include "tasks/task.h"
 #include "sched/scheduler.h"
 
 namespace tucana::mpi {
@@ -195,42 +195,44 @@ int from_world(const Subrank* me, TMPI_Comm comm, int world) {
   return c ? c->peer_from_world(world) : TMPI_UNDEFINED;
 }
 
-ContextTurn::ContextTurn(Handles& h, const char* call)
-    : h_(h), call_(call), mine_(h.ticket.fetch_add(1, std::memory_order_acq_rel)) {}
-
-ContextTurn::~ContextTurn() {
-  wait();
-  std::vector<fiber::Fiber*> waiters;
-  {
-    sync::MutexLock guard(h_.turn_lock);
-    h_.serving.fetch_add(1, std::memory_order_acq_rel);
-    waiters.swap(h_.turn_waiters);
-  }
-  for (fiber::Fiber* f : waiters) sched::Scheduler::unpark(f);
+ContextAgreement::ContextAgreement(Handles& h, AgreementKey key, bool eager) : h_(h), key_(key), eager_(eager) {
+  sync::MutexLock guard(h_.context_lock);
+  h_.agreements.push_back(key_);
 }
 
-void ContextTurn::wait() {
-  // An earlier turn is a pending MPI_Comm_idup's helper: park until a turn
-  // ends (each end wakes every waiter, which checks again).
-  if (h_.serving.load(std::memory_order_acquire) == mine_) return;
-  Subrank* me = current_subrank();
-  BlockedIn* marked = call_ && me ? tasks::unmarked_blocked_record(me) : nullptr;
-  if (marked) {
-    BlockedIn b;
-    b.call = call_;
-    b.note = "waiting for an earlier MPI_Comm_idup of this subrank to agree on its context pair (a subrank's "
-             "communicator creations agree one at a time, in the order of its calls)";
-    *marked = b;
-  }
-  while (h_.serving.load(std::memory_order_acquire) != mine_) {
-    {
-      sync::MutexLock guard(h_.turn_lock);
-      if (h_.serving.load(std::memory_order_acquire) == mine_) break;
-      h_.turn_waiters.push_back(sched::Scheduler::current_fiber());
-    }
-    sched::Scheduler::park();
-  }
-  if (marked) marked->call = nullptr;
+ContextAgreement::~ContextAgreement() {
+  release();
+  sync::MutexLock guard(h_.context_lock);
+  auto it = std::find(h_.agreements.begin(), h_.agreements.end(), key_);
+  assert(it != h_.agreements.end() && "a ContextAgreement unregisters once");
+  h_.agreements.erase(it);
+}
+
+bool ContextAgreement::take_eager() {
+  sync::MutexLock guard(h_.context_lock);
+  if (h_.eager_in_use) return false;
+  h_.eager_in_use = holds_eager_ = true;
+  return true;
+}
+
+bool ContextAgreement::take_mask() {
+  sync::MutexLock guard(h_.context_lock);
+  if (h_.mask_holder == this) return true;
+  if (h_.mask_holder) return false;
+  for (const AgreementKey& k : h_.agreements)
+    if (k < key_) return false;  // a lower agreement goes first, at every member alike
+  h_.mask_holder = this;
+  return true;
+}
+
+void ContextAgreement::release() {
+  sync::MutexLock guard(h_.context_lock);
+  if (holds_eager_) h_.eager_in_use = holds_eager_ = false;
+  if (h_.mask_holder == this) h_.mask_holder = nullptr;
+}
+
+AgreementKey collective_key(const Comm& parent) {
+  return AgreementKey{parent.coll_ctx, AgreementKey::kCollective, parent.collective_seq};
 }
 
 const char* comm_name(TMPI_Comm comm) { return comm_name(comm, current_subrank()); }
@@ -306,34 +308,64 @@ namespace tucana::mpi {
 // none of them uses: `reduce` ANDs the masks of the pairs each has free
 // over all of them (an MPI_Allreduce over the parent, as MPICH does; more
 // steps for an intercommunicator). Every member gets the same answer (or
-// the same error). The pairs are looked at in windows, the first 128 pairs
-// first, so that a program with few communicators reduces 16 bytes; every
-// member goes on to the next window (the rest) on the same result. The
-// caller holds its ContextTurn.
-int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, const MaskReduce& reduce, int* p2p_ctx) {
-  me->handles.sweep_freed();
+// the same error). A blocking creation first tries the eager pairs (the
+// first kEagerPairs, at most half of them), which only blocking creations
+// use, so that it never waits for a pending MPI_Comm_idup; then, like an
+// idup, it agrees on one of the shared pairs in rounds (ContextAgreement).
+int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, ContextAgreement& agreement,
+               const MaskReduce& reduce, int* p2p_ctx) {
+  constexpr int kEagerPairs = 128;  // 16 bytes to reduce
+  Handles& h = me->handles;
   Runtime& rt = Runtime::get();
   const bool remote = rt.layout.nprocs > 1;
   const int limit = remote ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
   const int pairs = limit / 2;
-  std::vector<unsigned long long> free_pairs;
-  int window_index = 0;
-  for (int from = 0, window = 128; from < pairs; from += window, window = pairs - from, ++window_index) {
-    int n = std::min(window, pairs - from);
-    free_pairs.assign(static_cast<std::size_t>((n + 63) / 64), 0);
-    {
-      sync::MutexLock guard(me->handles.context_lock);
-      for (int p = 0; p < n; ++p)
-        if (!me->handles.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
-          free_pairs[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);
+  const int eager = std::min(kEagerPairs, pairs / 2);
+  // Sets the bits of the pairs in [from, from + n) that are free here.
+  auto offer = [&h](std::vector<unsigned long long>& mask, int from, int n) {
+    sync::MutexLock guard(h.context_lock);
+    for (int p = 0; p < n; ++p)
+      if (!h.used_contexts.test(static_cast<std::size_t>(2 * (from + p))))
+        mask[static_cast<std::size_t>(p / 64)] |= 1ull << (p % 64);
+  };
+  auto lowest = [](const std::vector<unsigned long long>& mask, int n) {
+    for (int p = 0; p < n; ++p)
+      if (mask[static_cast<std::size_t>(p / 64)] & (1ull << (p % 64))) return p;
+    return -1;
+  };
+  if (agreement.eager()) {
+    h.sweep_freed();
+    std::vector<unsigned long long> mask(static_cast<std::size_t>((eager + 63) / 64), 0);
+    if (agreement.take_eager()) offer(mask, 0, eager);
+    if (int e = reduce(mask, 0)) return e;
+    int p = lowest(mask, eager);
+    if (p >= 0) {
+      *p2p_ctx = 2 * p;
+      return TMPI_SUCCESS;  // the eager pairs stay this agreement's until the caller takes the pair
     }
-    if (int e = reduce(free_pairs, window_index)) return e;
-    for (int p = 0; p < n; ++p) {
-      if (free_pairs[static_cast<std::size_t>(p / 64)] & (1ull << (p % 64))) {
-        *p2p_ctx = 2 * (from + p);
-        return TMPI_SUCCESS;
-      }
+    agreement.release();
+  }
+  const int shared = pairs - eager;
+  const auto words = static_cast<std::size_t>((shared + 63) / 64);
+  std::vector<unsigned long long> mask;
+  for (;;) {
+    h.sweep_freed();
+    mask.assign(words + 1, 0);  // the last word: every member offered
+    if (agreement.take_mask()) {
+      offer(mask, eager, shared);
+      mask[words] = ~0ull;
     }
+    if (int e = reduce(mask, 1)) return e;
+    if (mask[words] == ~0ull) break;
+    // Some member's mask was another agreement's: again, after the others
+    // of this subrank had a turn.
+    agreement.release();
+    sched::Scheduler::yield_behind_all();
+  }
+  int p = lowest(mask, shared);
+  if (p >= 0) {
+    *p2p_ctx = 2 * (eager + p);
+    return TMPI_SUCCESS;
   }
   if (!remote)
     return mpi_error(me, err_comm, TMPI_ERR_INTERN, call,
@@ -373,8 +405,7 @@ int install_comm(Subrank* me, TMPI_Comm err_comm, const char* call, CommPtr c, T
 int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
                 bool member, TMPI_Comm* newcomm, Comm** created) {
   if (pi.comm->inter()) return inter_unsupported(me, parent, call);
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  ContextAgreement agreement(me->handles, collective_key(*pi.comm), true);
   int ctx = 0;
   if (pi.size == 1) {  // nobody else can ever send on it
     ctx = private_pair(me->handles);
@@ -383,7 +414,7 @@ int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* c
       return TMPI_Allreduce(TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), TMPI_DT_UNSIGNED_LONG_LONG,
                             TMPI_OP_BAND, parent);
     };
-    if (int e = agree_pair(me, parent, call, reduce, &ctx)) return e;
+    if (int e = agree_pair(me, parent, call, agreement, reduce, &ctx)) return e;
   }
   if (!member) {
     *newcomm = TMPI_COMM_NULL;
@@ -544,10 +575,9 @@ int dup_attributes(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Comm* new
 // MPI_Comm_dup of an intercommunicator: the pair is agreed over both groups.
 int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_dup";
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  ContextAgreement agreement(me->handles, collective_key(*pi.comm), true);
   int ctx = 0;
-  if (int e = agree_pair(me, comm, call, over_union(base_call(me, comm, pi, call)), &ctx)) return e;
+  if (int e = agree_pair(me, comm, call, agreement, over_union(base_call(me, comm, pi, call)), &ctx)) return e;
   CommPtr c = make_inter(me, pi.comm->members(), pi.comm->remote->members(), ctx);
   c->errhandler = pi.comm->errhandler;
   if (int e = install_comm(me, comm, call, std::move(c), newcomm, nullptr)) return e;
@@ -587,10 +617,9 @@ int split_inter(Subrank* me, const char* call, TMPI_Comm comm, const CommInfo& p
     for (const auto& kr : keyed) world.push_back(side.to_world(kr.second));
     return world;
   };
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  ContextAgreement agreement(me->handles, collective_key(ic), true);
   int ctx = 0;
-  if (int e = agree_pair(me, comm, call, over_union(base), &ctx)) return e;
+  if (int e = agree_pair(me, comm, call, agreement, over_union(base), &ctx)) return e;
   std::vector<int> local, remote;
   if (color != TMPI_UNDEFINED) {
     local = same_color(ic);
@@ -616,7 +645,9 @@ struct PendingDup {
   CommPtr made;    // the new communicator, in the table already
   Call calls[2];   // the agreement's windows, sequence numbers drawn by the call
   bool private_ids = false;
-  std::unique_ptr<ContextTurn> turn;
+  // Registered at the call, so that every member orders it among its
+  // other agreements from then on.
+  std::unique_ptr<ContextAgreement> agreement;
 };
 
 int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call) {
@@ -629,7 +660,7 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
   d->me = me;
   d->comm = comm;
   d->parent = keep_alive(me, comm);
-  d->turn = std::make_unique<ContextTurn>(me->handles);  // in program order
+  d->agreement = std::make_unique<ContextAgreement>(me->handles, collective_key(p), false);
   Call base = base_call(me, comm, pi, name);
   base.keep = d->parent;
   for (Call& c : d->calls)
@@ -662,7 +693,6 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
 }
 
 int finish_idup(PendingDup& d) {
-  d.turn->wait();
   int ctx = 0;
   if (d.private_ids) {
     ctx = private_pair(d.me->handles);
@@ -671,8 +701,8 @@ int finish_idup(PendingDup& d) {
       return do_allreduce(d.calls[window > 0 ? 1 : 0], TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()),
                           TMPI_DT_UNSIGNED_LONG_LONG, TMPI_OP_BAND);
     };
-    if (int e = agree_pair(d.me, d.comm, "MPI_Comm_idup", reduce, &ctx)) {
-      d.turn.reset();
+    if (int e = agree_pair(d.me, d.comm, "MPI_Comm_idup", *d.agreement, reduce, &ctx)) {
+      d.agreement.reset();
       return e;
     }
     take_pair(d.me->handles, ctx);
@@ -680,7 +710,7 @@ int finish_idup(PendingDup& d) {
   // The program reads these only after the request completes.
   d.made->p2p_ctx = ctx;
   d.made->coll_ctx = ctx + 1;
-  d.turn.reset();
+  d.agreement.reset();
   return TMPI_SUCCESS;
 }
 
@@ -743,16 +773,22 @@ int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer
     return leader ? verdict
                   : mpi_error(me, local_comm, verdict, call, "the local leader (rank %d) was given an invalid argument",
                               local_leader);
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  // Each side's size and the key of its side of the agreement (local
+  // context, collective calls so far); both sides order the agreement by
+  // the side with the lower context.
   std::vector<int> mine = li.comm->members(), theirs;
-  int counts[2] = {static_cast<int>(mine.size()), 0};
+  int here[3] = {static_cast<int>(mine.size()), li.comm->coll_ctx, static_cast<int>(li.comm->collective_seq)};
+  int there[3] = {0, 0, 0};
   if (leader) {
-    if (int e = TMPI_Sendrecv(&counts[0], 1, TMPI_DT_INT, remote_leader, tag, &counts[1], 1, TMPI_DT_INT,
-                              remote_leader, tag, peer_comm, TMPI_STATUS_IGNORE))
+    if (int e = TMPI_Sendrecv(here, 3, TMPI_DT_INT, remote_leader, tag, there, 3, TMPI_DT_INT, remote_leader, tag,
+                              peer_comm, TMPI_STATUS_IGNORE))
       return e;
   }
-  if (int e = TMPI_Bcast(&counts[1], 1, TMPI_DT_INT, local_leader, local_comm)) return e;
+  if (int e = TMPI_Bcast(there, 3, TMPI_DT_INT, local_leader, local_comm)) return e;
+  const int* lower = there[1] < here[1] || (there[1] == here[1] && there[2] < here[2]) ? there : here;
+  ContextAgreement agreement(me->handles,
+                             AgreementKey{lower[1], AgreementKey::kIntercomm, static_cast<unsigned>(lower[2])}, true);
+  int counts[2] = {here[0], there[0]};
   theirs.resize(static_cast<std::size_t>(counts[1]));
   if (leader) {
     if (int e = TMPI_Sendrecv(mine.data(), counts[0], TMPI_DT_INT, remote_leader, tag, theirs.data(), counts[1],
@@ -780,7 +816,7 @@ int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer
     return TMPI_Bcast(mask.data(), n, TMPI_DT_UNSIGNED_LONG_LONG, local_leader, local_comm);
   };
   int ctx = 0;
-  if (int e = agree_pair(me, local_comm, call, reduce, &ctx)) return e;
+  if (int e = agree_pair(me, local_comm, call, agreement, reduce, &ctx)) return e;
   CommPtr c = make_inter(me, std::move(mine), std::move(theirs), ctx);
   c->errhandler = li.comm->errhandler;
   return install_comm(me, local_comm, call, std::move(c), newintercomm, nullptr);
@@ -810,10 +846,9 @@ int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm)
   std::vector<int> members = local_first ? ic.members() : ic.remote->members();
   std::vector<int> rest = local_first ? ic.remote->members() : ic.members();
   members.insert(members.end(), rest.begin(), rest.end());
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  ContextAgreement agreement(me->handles, collective_key(ic), true);
   int ctx = 0;
-  if (int e = agree_pair(me, intercomm, call, over_union(base), &ctx)) return e;
+  if (int e = agree_pair(me, intercomm, call, agreement, over_union(base), &ctx)) return e;
   CommPtr c = make_comm(me, std::move(members), ctx);
   c->errhandler = ic.errhandler;
   return install_comm(me, intercomm, call, std::move(c), newintracomm, nullptr);
@@ -836,8 +871,8 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
   const int ub = Runtime::get().transport.user_tag_ub();
   if (tag < 0 || tag > ub)
     return mpi_error(me, comm, TMPI_ERR_TAG, call, "invalid tag %d (tags go from 0 to MPI_TAG_UB = %d)", tag, ub);
-  ContextTurn turn(me->handles, call);
-  turn.wait();
+  ContextAgreement agreement(me->handles, AgreementKey{pi.coll_ctx, AgreementKey::kGroup, static_cast<unsigned>(tag)},
+                             true);
   int ctx = 0;
   if (g->world.size() == 1) {
     ctx = private_pair(me->handles);
@@ -864,7 +899,7 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
       }
       return finish(c);
     };
-    if (int e = agree_pair(me, comm, call, reduce, &ctx)) return e;
+    if (int e = agree_pair(me, comm, call, agreement, reduce, &ctx)) return e;
   }
   CommPtr c = make_comm(me, g->world, ctx);
   c->errhandler = pi.comm->errhandler;

@@ -23,10 +23,20 @@
 // ranks of that group. MPI_Comm_create_group agrees a pair among the
 // group's members only (messages in the parent's collective context,
 // tagged by the call's tag). MPI_Comm_idup agrees on a helper fiber with
-// sequence numbers drawn by the call. A subrank agrees on one pair at a
-// time, in the order of its calls (Handles::ticket), so an idup agreeing
-// on a helper never picks the pair a concurrent agreement of the same
-// subrank is picking.
+// sequence numbers drawn by the call.
+//
+// Agreements of one subrank may overlap (pending MPI_Comm_idups, and a
+// blocking creation meanwhile), in any order MPI allows, without picking
+// one pair twice. As in MPICH, the pairs are split in two: a blocking
+// creation (a subrank makes one at a time) first tries the low "eager"
+// pairs in one round that no other agreement touches; an MPI_Comm_idup, or
+// a blocking creation that found no common eager pair, uses the others in
+// rounds, and offers its subrank's free pairs in a round only when it holds
+// the subrank's mask (ContextAgreement): the mask is free and no other
+// agreement the subrank takes part in has a lower key (the same at every
+// member). A round where some member did not offer (it held its mask for
+// another agreement) is repeated; the lowest pending agreement always gets
+// every member's mask, so each completes.
 #pragma once
 
 #include <tucana/tmpi.h>
@@ -41,10 +51,6 @@
 #include <vector>
 
 #include "sync/mutex.h"
-
-namespace tucana::fiber {
-class Fiber;
-}
 
 namespace tucana::mpi {
 
@@ -138,6 +144,25 @@ struct Group {
   int rank_of_world(int w) const;
 };
 
+// What orders a subrank's overlapping agreements on a context pair: the
+// same at every member of one agreement, different for two agreements that
+// share a member. `ctx` is the parent's collective context; `seq` the
+// parent's count of collective calls when the agreement began (blocking
+// creations and MPI_Comm_idup: every member has made the same calls), the
+// call's tag (MPI_Comm_create_group), or the sequence number of the side
+// with the lower context (MPI_Intercomm_create).
+struct AgreementKey {
+  enum Kind : int { kCollective, kGroup, kIntercomm };
+  int ctx = 0;
+  Kind kind = kCollective;
+  unsigned seq = 0;
+  bool operator<(const AgreementKey& o) const {
+    return ctx != o.ctx ? ctx < o.ctx : kind != o.kind ? kind < o.kind : seq < o.seq;
+  }
+  bool operator==(const AgreementKey& o) const { return ctx == o.ctx && kind == o.kind && seq == o.seq; }
+};
+class ContextAgreement;
+
 // A subrank's communicator handles (index = handle). A helper fiber of the
 // subrank (a non-blocking collective, possibly running on another worker)
 // may read a slot while the subrank adds one, so slots never move: they
@@ -177,15 +202,13 @@ struct Handles {
   // allocated), so no new communicator's messages can meet theirs.
   std::vector<CommPtr> freed_in_use TUCANA_GUARDED_BY(context_lock);
   int next_private_context TUCANA_GUARDED_BY(context_lock) = kPrivateContextBase + 2;
-  // Context agreements of this subrank run one at a time, in the order the
-  // program made the calls: a call draws `ticket`, and agrees when
-  // `serving` reaches it (see ContextTurn).
-  std::atomic<unsigned> ticket{0};
-  std::atomic<unsigned> serving{0};
-  // Fibers parked until `serving` moves (ContextTurn::wait), and the lock
-  // that orders their registration against the move, so no wake-up is lost.
-  sync::Mutex turn_lock{sync::LockLevel::kLeaf, "context turns of a subrank"};
-  std::vector<fiber::Fiber*> turn_waiters TUCANA_GUARDED_BY(turn_lock);
+  // The agreements on a context pair this subrank takes part in now (see
+  // ContextAgreement): their keys, the one that holds the mask of the
+  // shared pairs (null: none), and whether a blocking creation's eager
+  // round is using the eager pairs.
+  std::vector<AgreementKey> agreements TUCANA_GUARDED_BY(context_lock);
+  const ContextAgreement* mask_holder TUCANA_GUARDED_BY(context_lock) = nullptr;
+  bool eager_in_use TUCANA_GUARDED_BY(context_lock) = false;
 
   // Fills the table with MPI_COMM_WORLD and MPI_COMM_SELF for subrank `world`
   // of `world_size`.
@@ -208,38 +231,50 @@ struct Handles {
   TMPI_Group add(std::unique_ptr<Group> g);
 };
 
-// This subrank's turn to agree on a context pair (Handles::ticket): drawn
-// when made, in program order; wait() parks the fiber until every earlier
-// turn is over (a pending MPI_Comm_idup's helper; parked, the fiber counts
-// as blocked, so a program whose ranks order such calls differently gets a
-// deadlock report rather than a silent hang); the turn ends with the object
-// (which waits for it first if wait() was not called). Contract: one
-// subrank's turns are made and waited for by that subrank's fibers only.
-class ContextTurn {
+// One agreement on a context pair, as this subrank takes part in it:
+// registered (by key) while the object lives. Blocking creations are
+// `eager`: agree_pair tries the eager pairs first. Contract: made and
+// destroyed by the fibers of one subrank; the caller takes the agreed pair
+// (install_comm, take_pair) before destroying it, and holds no lock across
+// agree_pair.
+class ContextAgreement {
  public:
-  // `call`: the MPI call that holds the turn, for the deadlock report when
-  // the subrank's own fiber waits in it (null: a helper's turn).
-  explicit ContextTurn(Handles& h, const char* call = nullptr);
-  ~ContextTurn();
-  ContextTurn(const ContextTurn&) = delete;
-  ContextTurn& operator=(const ContextTurn&) = delete;
-  void wait();
+  ContextAgreement(Handles& h, AgreementKey key, bool eager);
+  ~ContextAgreement();
+  ContextAgreement(const ContextAgreement&) = delete;
+  ContextAgreement& operator=(const ContextAgreement&) = delete;
+
+  bool eager() const { return eager_; }
+  // The eager pairs for this agreement's eager round: false when another
+  // blocking creation of the subrank (a task's) is using them.
+  bool take_eager();
+  // The mask of the shared pairs for this agreement's next round: true
+  // (taken, or held already) when it is free and no other agreement of the
+  // subrank has a lower key.
+  bool take_mask();
+  // Gives back the mask (after a round that did not agree) or the eager pairs.
+  void release();
 
  private:
   Handles& h_;
-  const char* call_;
-  unsigned mine_;
+  AgreementKey key_;
+  bool eager_;
+  bool holds_eager_ = false;
 };
 
-// ANDs, in place, the free-pair masks of window `window` (0: the first 128
-// pairs, 1: the rest) over every member that must agree; the same result at
-// every one of them. Returns an MPI error code.
+// ANDs, in place, the free-pair masks of window `window` (0: the eager
+// pairs, 1: the shared pairs, with one more word that says whether every
+// member offered its pairs) over every member that must agree; the same
+// result at every one of them. Returns an MPI error code.
 using MaskReduce = std::function<int(std::vector<unsigned long long>& mask, int window)>;
-// Picks the lowest pair free at every member (by `reduce`) into *p2p_ctx.
-// Collective over those members; the caller holds its ContextTurn and
-// takes the pair (install_comm) before giving the turn back. Errors (out
-// of ids) are reported through `err_comm`.
-int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, const MaskReduce& reduce, int* p2p_ctx);
+// Picks the lowest pair free at every member (by `reduce`) into *p2p_ctx:
+// an eager agreement tries the eager pairs in one round first; then rounds
+// over the shared pairs until every member offers its pairs in one.
+// Collective over those members; the caller takes the pair (install_comm)
+// before destroying `agreement`. Errors (out of ids) are reported through
+// `err_comm`.
+int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, ContextAgreement& agreement,
+               const MaskReduce& reduce, int* p2p_ctx);
 
 // What a call needs of a communicator, resolved once.
 struct CommInfo {

@@ -126,8 +126,8 @@ std::vector<TMPI_Datatype> both(std::vector<TMPI_Datatype> a, const std::vector<
 extern "C" {
 
 // The agreement on the new pair runs on a helper fiber, like a
-// non-blocking collective, with the sequence numbers and the subrank's
-// ContextTurn drawn here, in program order.
+// non-blocking collective, with the sequence numbers drawn and the
+// agreement registered here, in program order.
 int TMPI_Comm_idup(TMPI_Comm comm, TMPI_Comm* newcomm, TMPI_Request* request) {
   const char* name = "MPI_Comm_idup";
   Entered me = enter(name);
