@@ -21,6 +21,10 @@
  *     once), read_ordered, read_shared, seek_shared, the ordered split
  *     collectives; MPI_MODE_APPEND starts both pointers at the end.
  *  6. MPI_MODE_DELETE_ON_CLOSE.
+ *  7. A view whose filetype holds no data at the odd ranks: collective
+ *     writes, file pointers (individual and shared); under Tucana, an
+ *     access through it is MPI_ERR_ARG, and a bad filetype at one rank
+ *     fails MPI_File_set_view at every rank instead of hanging the others.
  * The files are named after the process id of rank 0 (tests run in
  * parallel) in the current directory and deleted at the end.
  * Prints "OK io" on rank 0.
@@ -534,6 +538,70 @@ static void delete_on_close(long pid, int rank)
     CHECK(MPI_ERR_NO_SUCH_FILE, error_class(err), "the file is gone after close");
 }
 
+/* A view whose filetype holds no data at the odd ranks (an indexed type of
+ * no blocks, resized to tile): collective writes where those ranks write
+ * nothing, file pointers, the shared one (MPICH's setview_zero); a
+ * non-empty access through the empty view is an error. Under Tucana also:
+ * a bad filetype at one rank fails MPI_File_set_view at every rank. */
+static void empty_view(long pid, int rank, int size)
+{
+    char name[256];
+    int i, buf[2] = {10 * rank, 10 * rank + 1}, disp[2], n = rank % 2 ? 0 : 2, evens = (size + 1) / 2;
+    MPI_Datatype indexed, filetype;
+    MPI_File fh;
+    MPI_Offset pos = -1, shared = -1;
+    file_name(name, sizeof name, pid, "empty_view");
+    CHECK(MPI_SUCCESS, MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+          "open");
+    /* the even ranks' ints interleave, two per even rank per tile */
+    disp[0] = rank / 2;
+    disp[1] = evens + rank / 2;
+    MPI_Type_create_indexed_block(n, 1, disp, MPI_INT, &indexed);
+    MPI_Type_create_resized(indexed, 0, 2 * evens * (MPI_Aint)sizeof(int), &filetype);
+    MPI_Type_commit(&filetype);
+    CHECK(MPI_SUCCESS, MPI_File_set_view(fh, 0, MPI_INT, filetype, "native", MPI_INFO_NULL),
+          "MPI_File_set_view with %s filetype", n ? "a" : "an empty");
+    for (i = 0; i < 2; i++) {
+        CHECK(MPI_SUCCESS, MPI_File_write_all(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE), "MPI_File_write_all %d", i);
+        MPI_File_get_position(fh, &pos);
+        CHECK(n * (i + 1), pos, "individual file pointer after write %d", i);
+        MPI_File_get_position_shared(fh, &shared);
+        CHECK(0, shared, "shared file pointer after write %d", i);
+    }
+#ifdef TUCANA
+    /* (ROMIO returns MPI_SUCCESS and writes nothing) */
+    if (n == 0)
+        CHECK(MPI_ERR_ARG, error_class(MPI_File_write(fh, buf, 1, MPI_INT, MPI_STATUS_IGNORE)),
+              "writing an int through a view that holds no data");
+    {
+        MPI_Datatype bad;
+        int e;
+        MPI_Type_contiguous(3, MPI_CHAR, &bad); /* not a whole number of ints */
+        MPI_Type_commit(&bad);
+        e = MPI_File_set_view(fh, 0, MPI_INT, rank == size - 1 ? bad : MPI_INT, "native", MPI_INFO_NULL);
+        CHECK_TRUE(e != MPI_SUCCESS, "MPI_File_set_view fails at every rank when one rank's filetype is bad");
+        MPI_Type_free(&bad);
+    }
+#endif
+    CHECK(MPI_SUCCESS, MPI_File_close(&fh), "close");
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* what the file holds: per tile, each even rank's first int, then each one's second */
+    if (rank == 0) {
+        int got[64], k;
+        MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        MPI_File_read_at(fh, 0, got, 4 * evens, MPI_INT, MPI_STATUS_IGNORE);
+        for (k = 0; k < 2 * evens; k++) {
+            int tile = k / evens, r = 2 * (k % evens);
+            CHECK(10 * r, got[2 * evens * tile + k % evens], "tile %d: even rank %d's first int", tile, r);
+            CHECK(10 * r + 1, got[2 * evens * tile + evens + k % evens], "tile %d: even rank %d's second int", tile, r);
+        }
+        MPI_File_close(&fh);
+        MPI_File_delete(name, MPI_INFO_NULL);
+    }
+    MPI_Type_free(&filetype);
+    MPI_Type_free(&indexed);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -546,6 +614,7 @@ int main(int argc, char **argv)
     pointers(pid, rank, size);
     shared_pointer(pid, rank, size);
     delete_on_close(pid, rank);
+    empty_view(pid, rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         printf("OK io\n");

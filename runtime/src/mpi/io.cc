@@ -427,6 +427,10 @@ void describe_view(View* v, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype
 // The file offset of byte `q` of the view's data stream, and how many
 // stream bytes from there lie contiguous in its block.
 long long file_offset(const View& v, long long q, long long* run) {
+  if (v.ft_size == 0) {  // a view with no data: only its start (stream_bytes refuses data)
+    *run = 0;
+    return v.disp;
+  }
   if (v.contiguous) {
     *run = -1;  // to the end
     return v.disp + q;
@@ -516,6 +520,8 @@ int transfer(File* f, bool write, const Extents& ext, char* data, long long* don
 // the representation's extent function goes through the file's handler.
 int stream_bytes(File* f, const char* call, const TypeMap& map, int count, long long* out) {
   Representation& r = f->view.rep;
+  if (f->view.ft_size == 0 && map.size > 0 && count > 0)
+    return FILE_ERROR(f, TMPI_ERR_ARG, call, "the file view holds no data (its filetype has size 0)");
   if (r.kind == Representation::Native) {
     *out = static_cast<long long>(map.size) * count;
     return TMPI_SUCCESS;
@@ -1101,69 +1107,84 @@ int TMPI_File_call_errhandler(TMPI_File fh, int errorcode) {
 int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI_Datatype filetype,
                        const char* datarep, TMPI_Info info) {
   TMPI_FILE_CALL("MPI_File_set_view", fh);
-  if (!datarep) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "null data representation");
   Representation rep;
-  rep.name = datarep;
-  if (rep.name == "native" || rep.name == "internal") {
-    rep.kind = Representation::Native;
-  } else if (rep.name == "external32") {
-    rep.kind = Representation::External32;
-  } else {
-    DatarepTable& t = datareps();
-    sync::MutexLock hold(t.lock);
-    auto it = t.reps.find({me, rep.name});
-    if (it == t.reps.end()) {
-      hold.unlock();
-      return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
-                        "data representation \"%s\" is not \"native\", \"internal\", \"external32\" or "
-                        "registered by this rank (MPI_Register_datarep)",
-                        datarep);
-    }
-    rep.kind = Representation::User;
-    rep.user = it->second;
-  }
-  if (!valid_info(info)) return FILE_ERROR(f, TMPI_ERR_INFO, call_name, "invalid info object");
   TypeMapPtr ekeep, fkeep;
-  const TypeMap* em = find_type(etype, &ekeep);
-  const TypeMap* fm = find_type(filetype, &fkeep);
-  if (!em || !em->committed) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted etype %d", etype);
-  if (!fm || !fm->committed)
-    return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted filetype %d", filetype);
-  // The layouts in the file: the memory maps under "native", else from
-  // the file sizes of the representation.
-  long long esize = static_cast<long long>(em->size), ft_size = static_cast<long long>(fm->size),
-            ft_extent = fm->extent();
-  const std::vector<Block>* blocks = &fm->blocks;
+  const TypeMap *em = nullptr, *fm = nullptr;
+  long long esize = 0, ft_size = 0, ft_extent = 0;
+  const std::vector<Block>* blocks = nullptr;
   FileMap efile, ffile;
-  if (rep.kind != Representation::Native) {
-    const char* why = "";
-    for (auto [type, map, out] : {std::tuple{etype, em, &efile}, std::tuple{filetype, fm, &ffile}})
-      if (int err = file_map_of(&rep, type, *map, out, &why))
-        return FILE_ERROR(f, err, call_name, "%s %d under data representation \"%s\": %s",
-                          out == &efile ? "etype" : "filetype", type, datarep,
-                          err == TMPI_ERR_TYPE ? why : "no file extent for one of its predefined types");
-    esize = efile.size, ft_size = ffile.size, ft_extent = ffile.extent();
-    blocks = &ffile.blocks;
-  }
-  if (esize == 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the etype holds no data");
-  if (ft_size == 0 || ft_size % esize)
-    return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype must hold a whole, positive number of etypes");
-  std::ptrdiff_t end = 0;
-  for (const Block& b : *blocks) {
-    if (b.length && b.offset < end)
-      return FILE_ERROR(f, TMPI_ERR_TYPE, call_name,
-                        "the filetype's displacements must be non-negative and increasing");
-    if (b.length) end = b.offset + static_cast<std::ptrdiff_t>(b.length);
-  }
-  if (ft_extent <= 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype's extent must be positive");
-  if (disp == TMPI_DISPLACEMENT_CURRENT) {
-    if (!(f->amode & TMPI_MODE_SEQUENTIAL))
-      return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-    long long now = 0, zero = 0, run;
-    if (int err = fetch_add_shared(f, zero, TMPI_OP_NO_OP, &now)) return err;
-    disp = file_offset(f->view, now * f->view.esize, &run);
-  }
-  if (disp < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative displacement %lld", static_cast<long long>(disp));
+  auto check = [&]() -> int {
+    if (!datarep) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "null data representation");
+    rep.name = datarep;
+    if (rep.name == "native" || rep.name == "internal") {
+      rep.kind = Representation::Native;
+    } else if (rep.name == "external32") {
+      rep.kind = Representation::External32;
+    } else {
+      DatarepTable& t = datareps();
+      sync::MutexLock hold(t.lock);
+      auto it = t.reps.find({me, rep.name});
+      if (it == t.reps.end()) {
+        hold.unlock();
+        return FILE_ERROR(f, TMPI_ERR_UNSUPPORTED_DATAREP, call_name,
+                          "data representation \"%s\" is not \"native\", \"internal\", \"external32\" or "
+                          "registered by this rank (MPI_Register_datarep)",
+                          datarep);
+      }
+      rep.kind = Representation::User;
+      rep.user = it->second;
+    }
+    if (!valid_info(info)) return FILE_ERROR(f, TMPI_ERR_INFO, call_name, "invalid info object");
+    em = find_type(etype, &ekeep);
+    fm = find_type(filetype, &fkeep);
+    if (!em || !em->committed) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted etype %d", etype);
+    if (!fm || !fm->committed)
+      return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted filetype %d", filetype);
+    // The layouts in the file: the memory maps under "native", else from
+    // the file sizes of the representation.
+    esize = static_cast<long long>(em->size), ft_size = static_cast<long long>(fm->size), ft_extent = fm->extent();
+    blocks = &fm->blocks;
+    if (rep.kind != Representation::Native) {
+      const char* why = "";
+      for (auto [type, map, out] : {std::tuple{etype, em, &efile}, std::tuple{filetype, fm, &ffile}})
+        if (int err = file_map_of(&rep, type, *map, out, &why))
+          return FILE_ERROR(f, err, call_name, "%s %d under data representation \"%s\": %s",
+                            out == &efile ? "etype" : "filetype", type, datarep,
+                            err == TMPI_ERR_TYPE ? why : "no file extent for one of its predefined types");
+      esize = efile.size, ft_size = ffile.size, ft_extent = ffile.extent();
+      blocks = &ffile.blocks;
+    }
+    if (esize == 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the etype holds no data");
+    // A filetype may hold no data at all (a rank that takes part in the
+    // collective accesses with nothing to access, as MPICH allows).
+    if (ft_size % esize)
+      return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype must hold a whole number of etypes");
+    std::ptrdiff_t end = 0;
+    for (const Block& b : *blocks) {
+      if (b.length && b.offset < end)
+        return FILE_ERROR(f, TMPI_ERR_TYPE, call_name,
+                          "the filetype's displacements must be non-negative and increasing");
+      if (b.length) end = b.offset + static_cast<std::ptrdiff_t>(b.length);
+    }
+    if (ft_extent <= 0) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "the filetype's extent must be positive");
+    if (disp == TMPI_DISPLACEMENT_CURRENT) {
+      if (!(f->amode & TMPI_MODE_SEQUENTIAL))
+        return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+      long long now = 0, zero = 0, run;
+      if (int err = fetch_add_shared(f, zero, TMPI_OP_NO_OP, &now)) return err;
+      disp = file_offset(f->view, now * f->view.esize, &run);
+    }
+    if (disp < 0) return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "negative displacement %lld", static_cast<long long>(disp));
+    return TMPI_SUCCESS;
+  };
+  // The call is collective: when one rank's arguments are bad, every rank
+  // fails, instead of the others waiting for it in the barriers below.
+  int err = check();
+  int bad = err != TMPI_SUCCESS, any = 0;
+  if (int e = TMPI_Allreduce(&bad, &any, 1, TMPI_DT_INT, TMPI_OP_MAX, f->comm)) return e;
+  if (err) return err;
+  if (any)
+    return FILE_ERROR(f, TMPI_ERR_ARG, call_name, "another rank passed invalid arguments to this collective call");
   // Keep duplicates: the program may free its types at once.
   TMPI_Datatype e = etype, ft = filetype;
   if (!em->predefined) TMPI_Type_dup(etype, &e);
