@@ -12,8 +12,10 @@
  *  4. Handles: MPI_Comm_c2f/f2c, MPI_Type_c2f/f2c, MPI_Request_c2f/f2c round
  *     trips; MPI_Status_c2f/f2c keep source, tag and count.
  *  5. MPI_Aint_add/MPI_Aint_diff; MPI_T reports zero variables honestly.
+ *  6. MPI 4.0's MPI_Info_get_string (where the MPI has it: Tucana, MPICH 4).
  * Prints "OK info" on rank 0.
  */
+#include <string.h>
 #define TESTNAME "info"
 #include "mpitest.h"
 
@@ -29,6 +31,25 @@ int main(int argc, char **argv)
     MPI_Info_set(info, "alpha", "one"); /* replaces, keeps its place */
     MPI_Info_get_nkeys(info, &n);
     CHECK(2, n, "two keys");
+#if MPI_VERSION >= 4 || defined(TUCANA)
+    {   /* MPI 4.0's MPI_Info_get_string: the length with the null, truncation to buflen - 1 */
+        char small[3] = {'x', 'x', 'x'};
+        int buflen = 0;
+        flag = 0;
+        MPI_Info_get_string(info, "beta", &buflen, small, &flag);
+        CHECK(1, flag, "MPI_Info_get_string finds beta");
+        CHECK(4, buflen, "MPI_Info_get_string with buflen 0 gives the length with the null");
+        CHECK('x', small[0], "MPI_Info_get_string with buflen 0 writes nothing");
+        buflen = 3;
+        MPI_Info_get_string(info, "beta", &buflen, small, &flag);
+        CHECK(0, strcmp(small, "tw"), "MPI_Info_get_string truncates to buflen - 1 (got \"%s\")", small);
+        CHECK(4, buflen, "MPI_Info_get_string's buflen after truncating");
+        buflen = 3;
+        MPI_Info_get_string(info, "gamma", &buflen, small, &flag);
+        CHECK(0, flag, "MPI_Info_get_string of a missing key");
+        CHECK(3, buflen, "MPI_Info_get_string of a missing key leaves buflen");
+    }
+#endif
     MPI_Info_get_nthkey(info, 0, key);
     CHECK(0, strcmp(key, "alpha"), "first key");
     MPI_Info_get(info, "alpha", MPI_MAX_INFO_VAL, value, &flag);

@@ -145,6 +145,26 @@ int TMPI_Info_get(TMPI_Info info, const char* key, int valuelen, char* value, in
   return TMPI_SUCCESS;
 }
 
+// MPI 4.0: *buflen in, the room in `value`; out, the value's length plus
+// its terminating null. At most *buflen - 1 characters and the null are
+// written (nothing when *buflen is 0).
+int TMPI_Info_get_string(TMPI_Info info, const char* key, int* buflen, char* value, int* flag) {
+  TMPI_INFO_LOOKUP("MPI_Info_get_string", info);
+  *flag = 0;
+  for (auto& kv : *e)
+    if (key && kv.first == key) {
+      *flag = 1;
+      if (*buflen > 0) {
+        std::size_t n = std::min(kv.second.size(), static_cast<std::size_t>(*buflen - 1));
+        std::memcpy(value, kv.second.data(), n);
+        value[n] = '\0';
+      }
+      *buflen = static_cast<int>(kv.second.size()) + 1;
+      break;
+    }
+  return TMPI_SUCCESS;
+}
+
 int TMPI_Info_get_valuelen(TMPI_Info info, const char* key, int* valuelen, int* flag) {
   TMPI_INFO_LOOKUP("MPI_Info_get_valuelen", info);
   *flag = 0;
