@@ -4,14 +4,14 @@
  * MPI does not require it, but MPICH and Open MPI both do it, and programs
  * (and MPICH's own test suite) depend on it: a loop that creates and frees
  * an object must not run the handle numbers up without bound.
- *  1. Datatypes: MPI_Type_contiguous + commit + free, 100000 times; a name
+ *  1. Datatypes: MPI_Type_contiguous + commit + free, 20000 times; a name
  *     set on a freed type does not stick to the next type that gets its
  *     handle.
- *  2. User operations: MPI_Op_create + free, 100000 times.
+ *  2. User operations: MPI_Op_create + free, 20000 times.
  *  3. Communicators: MPI_Comm_dup + free, 200 times: the same handle.
- *  4. Groups: MPI_Comm_group + MPI_Group_incl + free, 100000 times.
+ *  4. Groups: MPI_Comm_group + MPI_Group_incl + free, 20000 times.
  *  5. Windows: MPI_Win_create + free, 3 * size + 50 times.
- *  6. Info objects: MPI_Info_create + free, 100000 times.
+ *  6. Info objects: MPI_Info_create + free, 20000 times.
  * Handles are compared with == (integer handles in MPICH and Tucana,
  * pointers in Open MPI). Where the handles come from a table the whole
  * process shares (datatypes, operations, windows, info objects), the ranks
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
         MPI_Type_commit(&t);
         MPI_Type_set_name(t, "first");
         MPI_Type_free(&t);
-        for (i = 0; i < 100000; i++) {
+        for (i = 0; i < 20000; i++) {
             MPI_Type_contiguous(3, MPI_INT, &t);
             MPI_Type_commit(&t);
             NOTE(seen, &n, t);
@@ -69,17 +69,17 @@ int main(int argc, char **argv)
                 CHECK(0, len, "a new type that got a freed type's handle has no name (got \"%s\")", name);
             MPI_Type_free(&t);
         }
-        CHECK_TRUE(n <= wsize, "100000 MPI_Type_contiguous + MPI_Type_free reuse handles (%d distinct)", n);
+        CHECK_TRUE(n <= wsize, "20000 MPI_Type_contiguous + MPI_Type_free reuse handles (%d distinct)", n);
     }
     {
         MPI_Op seen[MAX_SEEN], op;
         int n = 0;
-        for (i = 0; i < 100000; i++) {
+        for (i = 0; i < 20000; i++) {
             MPI_Op_create(sum_fn, 0, &op);
             NOTE(seen, &n, op);
             MPI_Op_free(&op);
         }
-        CHECK_TRUE(n <= wsize, "100000 MPI_Op_create + MPI_Op_free reuse handles (%d distinct)", n);
+        CHECK_TRUE(n <= wsize, "20000 MPI_Op_create + MPI_Op_free reuse handles (%d distinct)", n);
     }
     {
         MPI_Comm first, c;
@@ -102,12 +102,12 @@ int main(int argc, char **argv)
         g = first;
         MPI_Group_free(&g);
         same = 0;
-        for (i = 0; i < 100000; i++) {
+        for (i = 0; i < 20000; i++) {
             MPI_Group_incl(world, 1, &zero, &g);
             same += g == first;
             MPI_Group_free(&g);
         }
-        CHECK(100000, same, "MPI_Group_incl after MPI_Group_free reuses the handle");
+        CHECK(20000, same, "MPI_Group_incl after MPI_Group_free reuses the handle");
         MPI_Group_free(&world);
     }
     {
@@ -123,12 +123,12 @@ int main(int argc, char **argv)
     {
         MPI_Info seen[MAX_SEEN], info;
         int n = 0;
-        for (i = 0; i < 100000; i++) {
+        for (i = 0; i < 20000; i++) {
             MPI_Info_create(&info);
             NOTE(seen, &n, info);
             MPI_Info_free(&info);
         }
-        CHECK_TRUE(n <= wsize, "100000 MPI_Info_create + MPI_Info_free reuse handles (%d distinct)", n);
+        CHECK_TRUE(n <= wsize, "20000 MPI_Info_create + MPI_Info_free reuse handles (%d distinct)", n);
     }
 
     MPI_Barrier(MPI_COMM_WORLD);
