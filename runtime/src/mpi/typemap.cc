@@ -109,17 +109,29 @@ TMPI_Datatype add(TypeMapPtr map, ContentsPtr contents = nullptr) {
 
 TMPI_Datatype add(TypeMap map) { return add(std::make_shared<const TypeMap>(std::move(map))); }
 
+// The most blocks (and signature runs) one type map may hold: a datatype
+// is stored as its explicit block list, so one of more blocks is refused
+// with an error (too_big) rather than filling memory (16 Mi blocks of 16
+// bytes: 256 MiB).
+constexpr std::size_t kMaxBlocks = std::size_t{1} << 24;
+
 // Accumulates a type map from copies of other types at byte displacements.
 struct Builder {
   TypeMap map;
   bool first = true;
   bool mixed = false;
+  bool too_big = false;  // over kMaxBlocks: the constructor fails (too_big_error)
 
   void add(const TypeMap& old, std::ptrdiff_t displacement, std::size_t copies) {
+    if (too_big) return;
     for (std::size_t c = 0; c < copies; ++c) {
       std::ptrdiff_t at = displacement + static_cast<std::ptrdiff_t>(c) * old.extent();
       for (const Block& b : old.blocks) append(map.blocks, at + b.offset, b.length);
       bound(at + old.lb, at + old.ub, at + old.true_lb, at + old.true_ub);
+      if (map.blocks.size() > kMaxBlocks) {
+        too_big = true;
+        return;
+      }
     }
     map.size += copies * old.size;
     if (copies == 0) return;
@@ -129,8 +141,10 @@ struct Builder {
     if (old.signature.size() == 1) {
       append(map.signature, old.signature[0].type, copies * old.signature[0].count);
     } else {
-      for (std::size_t c = 0; c < copies; ++c)
+      for (std::size_t c = 0; c < copies && !too_big; ++c) {
         for (const Run& r : old.signature) append(map.signature, r.type, r.count);
+        too_big = map.signature.size() > kMaxBlocks;
+      }
     }
     if (map.basic == TMPI_DATATYPE_NULL && !mixed && map.basic_count == 0) map.basic = old.basic;
     if (old.basic != map.basic || old.basic == TMPI_DATATYPE_NULL) mixed = true;
@@ -168,6 +182,13 @@ TypeMapPtr old_type(const char* call, TMPI_Datatype old, int* err) {
 
 int bad_count(const char* call, int count) {
   return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", count);
+}
+
+int too_big_error(const char* call) {
+  return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_INTERN, call,
+                   "the datatype would have more than %zu separate blocks of data: Tucana keeps a datatype as the "
+                   "list of its blocks, and refuses one that large (build it from fewer, larger blocks)",
+                   kMaxBlocks);
 }
 
 }  // namespace
@@ -340,6 +361,7 @@ int TMPI_Type_create_hindexed(int count, const int blocklengths[], const TMPI_Ai
     if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
     b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
+  if (b.too_big) return too_big_error(call);
   *newtype = add(b.done());
   std::vector<int> integers{count};
   integers.insert(integers.end(), blocklengths, blocklengths + count);
@@ -375,11 +397,19 @@ int TMPI_Type_create_indexed_block(int count, int blocklength, const int displac
 
 int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_Datatype old,
                              TMPI_Datatype* newtype) {
-  std::vector<int> lengths(static_cast<std::size_t>(count > 0 ? count : 0), blocklength);
-  std::vector<TMPI_Aint> displs(lengths.size());
-  for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<TMPI_Aint>(i) * stride;
-  int err = TMPI_Type_create_hindexed(count, lengths.data(), displs.data(), old, newtype);
-  if (err) return err;
+  // Built block by block (no arrays of `count` lengths and displacements:
+  // a count near INT_MAX must fail on its size, not on their memory).
+  const char* call = "MPI_Type_create_hvector";
+  int err = TMPI_SUCCESS;
+  if (count < 0) return bad_count(call, count);
+  if (blocklength < 0) return bad_count(call, blocklength);
+  TypeMapPtr m = old_type(call, old, &err);
+  if (!m) return err;
+  Builder b;
+  for (int i = 0; i < count && !b.too_big; ++i)
+    b.add(*m, static_cast<std::ptrdiff_t>(i) * stride, static_cast<std::size_t>(blocklength));
+  if (b.too_big) return too_big_error(call);
+  *newtype = add(b.done());
   record_contents(*newtype, TMPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {old});
   return TMPI_SUCCESS;
 }
@@ -412,6 +442,7 @@ int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint
     if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
     b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
+  if (b.too_big) return too_big_error(call);
   b.pad_extent();
   *newtype = add(b.done());
   std::vector<int> integers{count};
@@ -441,7 +472,7 @@ int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
   std::vector<int> idx(static_cast<std::size_t>(ndims), 0);
   long total = 1;
   for (int d = 0; d < ndims; ++d) total *= subsizes[d];
-  for (long n = 0; n < total; ++n) {
+  for (long n = 0; n < total && !b.too_big; ++n) {
     std::ptrdiff_t element = 0;
     for (int k = 0; k < ndims; ++k) {
       int d = dim[static_cast<std::size_t>(k)];
@@ -454,6 +485,7 @@ int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
       idx[static_cast<std::size_t>(d)] = 0;
     }
   }
+  if (b.too_big) return too_big_error(call);
   TypeMap map = b.done();
   // A subarray's extent is the whole array's.
   long all = 1;
