@@ -11,7 +11,8 @@
  *  2. Datatype keyvals (copied by MPI_Type_dup, deleted by MPI_Type_free)
  *     and window keyvals. A copy callback that fails fails MPI_Comm_dup /
  *     MPI_Type_dup (its error class, MPI_COMM_NULL / MPI_DATATYPE_NULL, the
- *     attributes copied before it deleted).
+ *     attributes copied before it deleted); a delete callback that fails
+ *     fails MPI_Comm_set_attr and MPI_Comm_delete_attr, the value kept.
  *  3. A user error handler on a communicator and on a window is called
  *     with the object and the error code; MPI_Comm_call_errhandler;
  *     MPI_Errhandler_create/set (MPI-1); MPI_Comm_dup keeps the handler;
@@ -368,6 +369,40 @@ static int type_copy_fails(MPI_Datatype old, int keyval, void *extra, void *in, 
     return MPI_ERR_OTHER;
 }
 
+/* A delete callback that fails while delete_ok is 0. */
+static int delete_ok = 0;
+static int delete_fails(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    return delete_ok ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+/* A failing delete callback fails MPI_Comm_set_attr (replacing) and
+ * MPI_Comm_delete_attr, and the attribute keeps its value. */
+static void failing_deletes(void)
+{
+    MPI_Comm c;
+    int key, flag = 0;
+    void *got = NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fails, &key, NULL);
+    CHECK(MPI_SUCCESS, MPI_Comm_set_attr(c, key, (void *)1), "first MPI_Comm_set_attr");
+    CHECK_TRUE(MPI_Comm_set_attr(c, key, (void *)2) != MPI_SUCCESS, "MPI_Comm_set_attr whose delete callback fails");
+    MPI_Comm_get_attr(c, key, &got, &flag);
+    CHECK_TRUE(flag && got == (void *)1, "the attribute keeps its value after a failed replace");
+    CHECK_TRUE(MPI_Comm_delete_attr(c, key) != MPI_SUCCESS, "MPI_Comm_delete_attr whose delete callback fails");
+    flag = 0;
+    MPI_Comm_get_attr(c, key, &got, &flag);
+    CHECK_TRUE(flag && got == (void *)1, "the attribute stays after a failed delete");
+    delete_ok = 1;
+    CHECK(MPI_SUCCESS, MPI_Comm_delete_attr(c, key), "MPI_Comm_delete_attr once the callback succeeds");
+    MPI_Comm_get_attr(c, key, &got, &flag);
+    CHECK(0, flag, "the attribute is gone");
+    MPI_Comm_free_keyval(&key);
+    MPI_Comm_free(&c);
+}
+
 /* A copy callback that fails fails the dup: an error of the callback's
  * class, MPI_COMM_NULL (MPI_DATATYPE_NULL), and the attributes copied
  * before it are deleted with the half-made object. */
@@ -528,6 +563,7 @@ int main(int argc, char **argv)
     generalized(rank);
     datatypes();
     failing_copies();
+    failing_deletes();
     large_counts();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

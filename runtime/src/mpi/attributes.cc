@@ -124,10 +124,23 @@ int set_attr(AttrKind kind, int handle, int keyval, void* value, const char* cal
   Values& v = t.values[object_of(kind, handle)];
   for (auto& kv : v)
     if (kv.first == keyval) {
+      // The old value's delete callback first: if it fails, the attribute
+      // keeps its old value and the call fails (MPI 3.1 sec. 6.7.2).
       void* old = kv.second;
-      kv.second = value;
       hold.unlock();
-      return call_delete(kind, copy, handle, keyval, old);
+      if (int err = call_delete(kind, copy, handle, keyval, old))
+        return mpi_error(current_subrank(), report_on, err, call,
+                         "the delete callback of %s keyval %d returned error %d: the attribute keeps its value",
+                         kind_name(kind), keyval, err);
+      hold.lock();
+      Values& now = t.values[object_of(kind, handle)];  // (the callback may have changed the table)
+      for (auto& again : now)
+        if (again.first == keyval) {
+          again.second = value;
+          return TMPI_SUCCESS;
+        }
+      now.emplace_back(keyval, value);
+      return TMPI_SUCCESS;
     }
   v.emplace_back(keyval, value);
   return TMPI_SUCCESS;
@@ -143,9 +156,21 @@ int delete_attr(AttrKind kind, int handle, int keyval, const char* call, TMPI_Co
       if (kv->first == keyval) {
         void* old = kv->second;
         Keyval copy = *k;
-        it->second.erase(kv);
         hold.unlock();
-        return call_delete(kind, copy, handle, keyval, old);
+        // Removed only when its delete callback succeeds (MPI 3.1 sec. 6.7.2).
+        if (int err = call_delete(kind, copy, handle, keyval, old))
+          return mpi_error(current_subrank(), report_on, err, call,
+                           "the delete callback of %s keyval %d returned error %d: the attribute stays",
+                           kind_name(kind), keyval, err);
+        hold.lock();
+        auto again = t.values.find(object_of(kind, handle));
+        if (again != t.values.end())
+          for (auto e = again->second.begin(); e != again->second.end(); ++e)
+            if (e->first == keyval) {
+              again->second.erase(e);
+              break;
+            }
+        return TMPI_SUCCESS;
       }
   hold.unlock();
   return mpi_error(current_subrank(), report_on, TMPI_ERR_KEYVAL, call, "no attribute with %s keyval %d",
