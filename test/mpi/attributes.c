@@ -369,12 +369,11 @@ static int type_copy_fails(MPI_Datatype old, int keyval, void *extra, void *in, 
     return MPI_ERR_OTHER;
 }
 
-/* A delete callback that fails while delete_ok is 0. */
-static int delete_ok = 0;
+/* A delete callback that fails while *extra (an int) is 0. */
 static int delete_fails(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    (void)comm, (void)keyval, (void)value, (void)extra;
-    return delete_ok ? MPI_SUCCESS : MPI_ERR_OTHER;
+    (void)comm, (void)keyval, (void)value;
+    return *(int *)extra ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 /* A failing delete callback fails MPI_Comm_set_attr (replacing) and
@@ -382,11 +381,11 @@ static int delete_fails(MPI_Comm comm, int keyval, void *value, void *extra)
 static void failing_deletes(void)
 {
     MPI_Comm c;
-    int key, flag = 0;
+    int key, flag = 0, delete_ok = 0;
     void *got = NULL;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fails, &key, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fails, &key, &delete_ok);
     CHECK(MPI_SUCCESS, MPI_Comm_set_attr(c, key, (void *)1), "first MPI_Comm_set_attr");
     CHECK_TRUE(MPI_Comm_set_attr(c, key, (void *)2) != MPI_SUCCESS, "MPI_Comm_set_attr whose delete callback fails");
     MPI_Comm_get_attr(c, key, &got, &flag);

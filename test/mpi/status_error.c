@@ -29,8 +29,6 @@
 
 #define MARK 12345
 
-static int left, right;
-
 static void expect_fields(const MPI_Status *st, int source, int tag, int count, const char *call)
 {
     int n = -1;
@@ -57,19 +55,22 @@ static void expect_mpich(const MPI_Status *st, int source, int tag, int count, c
 
 static void mark(MPI_Status *st) { st->MPI_ERROR = MARK; }
 
+/* No writable globals: under a build without privatization (the TSan
+ * runs) the subranks of a process would share them. */
+
 /* Sends two ints tagged `tag` to the right neighbour (non-blocking, so a
  * ring of any size cannot block); the request is waited for by done(). */
-static MPI_Request sent;
-static int out[2];
-static void send_right(int tag)
+#define send_right(t) send_right_(t, out, &sent, right)
+static void send_right_(int tag, int *out, MPI_Request *sent, int right)
 {
     out[0] = wrank;
     out[1] = tag;
-    MPI_Isend(out, 2, MPI_INT, right, tag, MPI_COMM_WORLD, &sent);
+    MPI_Isend(out, 2, MPI_INT, right, tag, MPI_COMM_WORLD, sent);
 }
-static void done(void) { MPI_Wait(&sent, MPI_STATUS_IGNORE); }
+#define done() MPI_Wait(&sent, MPI_STATUS_IGNORE)
 
-static void check_in(const int *in, int tag, const char *call)
+#define check_in(in, tag, call) check_in_(in, tag, call, left)
+static void check_in_(const int *in, int tag, const char *call, int left)
 {
     CHECK(left, in[0], "%s: payload from the left", call);
     CHECK(tag, in[1], "%s: payload tag", call);
@@ -78,7 +79,8 @@ static void check_in(const int *in, int tag, const char *call)
 int main(int argc, char **argv)
 {
     MPI_Status st, sts[2];
-    MPI_Request r, rs[2];
+    MPI_Request r, rs[2], sent;
+    int left, right, out[2];
     MPI_Message msg;
     int in[2], buf[2], flag, index, e, cls, tag = 0;
     MPI_Init(&argc, &argv);
