@@ -473,21 +473,7 @@ static void large_counts(void)
     CHECK(three_billion, n, "MPI_Get_elements_x in a 2400 MiB type counts its chars");
     MPI_Type_free(&big);
     MPI_Type_free(&mib);
-#ifdef TUCANA
-    /* a type of too many separate blocks is an error, not gigabytes of
-     * memory (Tucana keeps a datatype as its block list; rank 0 only: it
-     * takes a few seconds) */
-    if (wrank == 0) {
-        MPI_Datatype huge = MPI_DATATYPE_NULL;
-        int e, cls;
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        e = MPI_Type_vector(INT_MAX / 2, 1, 2, MPI_INT, &huge);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-        MPI_Error_class(e, &cls);
-        CHECK(MPI_ERR_INTERN, cls, "MPI_Type_vector of INT_MAX / 2 separate ints");
-        CHECK_TRUE(huge == MPI_DATATYPE_NULL, "the refused type is not made");
-    }
-#endif
+    /* (a type of more than INT_MAX bytes: large_types.c) */
 }
 
 static void datatypes(void)

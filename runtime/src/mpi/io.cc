@@ -1140,6 +1140,12 @@ int TMPI_File_set_view(TMPI_File fh, TMPI_Offset disp, TMPI_Datatype etype, TMPI
     if (!em || !em->committed) return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted etype %d", etype);
     if (!fm || !fm->committed)
       return FILE_ERROR(f, TMPI_ERR_TYPE, call_name, "invalid or uncommitted filetype %d", filetype);
+    // A view is kept as the filetype's list of blocks.
+    if (em->compact() || fm->compact())
+      return FILE_ERROR(f, TMPI_ERR_TYPE, call_name,
+                        "the %s has more than 16 Mi separate blocks of data: Tucana keeps a file view as the list "
+                        "of its blocks, and refuses one that large",
+                        em->compact() ? "etype" : "filetype");
     // The layouts in the file: the memory maps under "native", else from
     // the file sizes of the representation.
     esize = static_cast<long long>(em->size), ft_size = static_cast<long long>(fm->size), ft_extent = fm->extent();

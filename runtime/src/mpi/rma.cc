@@ -311,6 +311,11 @@ int target_of(Window* w, const char* call, int target, TMPI_Aint disp, int count
   if (count < 0) return win_error(w, TMPI_ERR_COUNT, call, "negative count");
   *map = find_type(type, keep);
   if (!*map) return win_error(w, TMPI_ERR_TYPE, call, "invalid target datatype");
+  // The target's bytes travel as a list of blocks.
+  if ((*map)->compact())
+    return win_error(w, TMPI_ERR_TYPE, call,
+                     "the target datatype has more than 16 Mi separate blocks of data: Tucana's one-sided "
+                     "operations list the target's blocks, and refuse one that large");
   if (!in_access_epoch(w, target))
     return win_error(w, TMPI_ERR_RMA_SYNC, call,
                      "no access epoch to the target (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");

@@ -109,10 +109,10 @@ TMPI_Datatype add(TypeMapPtr map, ContentsPtr contents = nullptr) {
 
 TMPI_Datatype add(TypeMap map) { return add(std::make_shared<const TypeMap>(std::move(map))); }
 
-// The most blocks (and signature runs) one type map may hold: a datatype
-// is stored as its explicit block list, so one of more blocks is refused
-// with an error (too_big) rather than filling memory (16 Mi blocks of 16
-// bytes: 256 MiB).
+// The most blocks one type map lists, and the most signature runs it
+// holds: a datatype of more blocks is kept compact (TypeMap::pieces); one
+// of more signature runs (a mix of predefined types repeated that often)
+// is refused with an error (too_big) rather than filling memory.
 constexpr std::size_t kMaxBlocks = std::size_t{1} << 24;
 
 // Accumulates a type map from copies of other types at byte displacements.
@@ -120,17 +120,53 @@ struct Builder {
   TypeMap map;
   bool first = true;
   bool mixed = false;
-  bool too_big = false;  // over kMaxBlocks: the constructor fails (too_big_error)
+  bool too_big = false;  // over kMaxBlocks signature runs: the constructor fails (too_big_error)
+  std::vector<TypePiece> pieces;  // once compact: the map's pieces
+  bool compact = false;
 
-  void add(const TypeMap& old, std::ptrdiff_t displacement, std::size_t copies) {
+  // `copies` copies of `old`, one extent apart, from `displacement`.
+  void add(const TypeMapPtr& old, std::ptrdiff_t displacement, std::size_t copies) {
+    add_run(old, displacement, 1, 0, copies);
+  }
+  // `count` runs at displacement + i * stride, each `blocklength` copies of
+  // `old` one extent apart (a vector).
+  void add_run(const TypeMapPtr& old_ptr, std::ptrdiff_t displacement, std::size_t count, std::ptrdiff_t stride,
+               std::size_t blocklength) {
     if (too_big) return;
-    for (std::size_t c = 0; c < copies; ++c) {
-      std::ptrdiff_t at = displacement + static_cast<std::ptrdiff_t>(c) * old.extent();
-      for (const Block& b : old.blocks) append(map.blocks, at + b.offset, b.length);
-      bound(at + old.lb, at + old.ub, at + old.true_lb, at + old.true_ub);
-      if (map.blocks.size() > kMaxBlocks) {
-        too_big = true;
-        return;
+    const TypeMap& old = *old_ptr;
+    const std::size_t copies = count * blocklength;
+    const std::ptrdiff_t ext = old.extent();
+    // A run of copies of a contiguous type is one block.
+    const bool run_is_block = old.contiguous() && !old.compact();
+    const std::size_t per_run = run_is_block ? 1 : old.blocks.size() * blocklength;
+    if (!compact && copies > 0 && old.size > 0 &&
+        (old.compact() || (per_run > 0 && count > (kMaxBlocks - map.blocks.size()) / per_run)))
+      go_compact();
+    if (copies > 0) {
+      if (compact) {
+        pieces.push_back(TypePiece{displacement, count, stride, blocklength, old_ptr});
+        // The bounds of the first and last copies in each direction.
+        std::ptrdiff_t last_run = static_cast<std::ptrdiff_t>(count - 1) * stride;
+        std::ptrdiff_t last_copy = static_cast<std::ptrdiff_t>(blocklength - 1) * ext;
+        std::ptrdiff_t lo = displacement + std::min<std::ptrdiff_t>(0, last_run) + std::min<std::ptrdiff_t>(0, last_copy);
+        std::ptrdiff_t hi = displacement + std::max<std::ptrdiff_t>(0, last_run) + std::max<std::ptrdiff_t>(0, last_copy);
+        bound(lo + old.lb, hi + old.ub, lo + old.true_lb, hi + old.true_ub);
+      } else {
+        for (std::size_t i = 0; i < count; ++i) {
+          std::ptrdiff_t run = displacement + static_cast<std::ptrdiff_t>(i) * stride;
+          if (run_is_block) {
+            append(map.blocks, run + (old.blocks.empty() ? 0 : old.blocks[0].offset), blocklength * old.size);
+            std::ptrdiff_t last = run + static_cast<std::ptrdiff_t>(blocklength - 1) * ext;
+            bound(std::min(run, last) + old.lb, std::max(run, last) + old.ub, std::min(run, last) + old.true_lb,
+                  std::max(run, last) + old.true_ub);
+            continue;
+          }
+          for (std::size_t c = 0; c < blocklength; ++c) {
+            std::ptrdiff_t at = run + static_cast<std::ptrdiff_t>(c) * ext;
+            for (const Block& b : old.blocks) append(map.blocks, at + b.offset, b.length);
+            bound(at + old.lb, at + old.ub, at + old.true_lb, at + old.true_ub);
+          }
+        }
       }
     }
     map.size += copies * old.size;
@@ -150,6 +186,18 @@ struct Builder {
     if (old.basic != map.basic || old.basic == TMPI_DATATYPE_NULL) mixed = true;
     map.basic_count += copies * old.basic_count;
   }
+  // From here on the map is kept as pieces; the blocks listed so far
+  // become the first.
+  void go_compact() {
+    compact = true;
+    if (map.blocks.empty()) return;
+    auto listed = std::make_shared<TypeMap>();
+    listed->blocks = std::move(map.blocks);
+    map.blocks.clear();
+    for (const Block& b : listed->blocks) listed->size += b.length;
+    listed->ub = listed->true_ub = 0;  // only its blocks are walked (one copy)
+    pieces.push_back(TypePiece{0, 1, 0, 1, std::move(listed)});
+  }
   void bound(std::ptrdiff_t lb, std::ptrdiff_t ub, std::ptrdiff_t tlb, std::ptrdiff_t tub) {
     if (first) {
       map.lb = lb, map.ub = ub, map.true_lb = tlb, map.true_ub = tub;
@@ -161,6 +209,7 @@ struct Builder {
   }
   TypeMap done() {
     if (mixed) map.basic = TMPI_DATATYPE_NULL;
+    if (compact) map.pieces = std::make_shared<const std::vector<TypePiece>>(std::move(pieces));
     return std::move(map);
   }
   // MPI's rule for a struct type: unless a bound was set explicitly, the
@@ -186,8 +235,8 @@ int bad_count(const char* call, int count) {
 
 int too_big_error(const char* call) {
   return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_INTERN, call,
-                   "the datatype would have more than %zu separate blocks of data: Tucana keeps a datatype as the "
-                   "list of its blocks, and refuses one that large (build it from fewer, larger blocks)",
+                   "the datatype's type signature would have more than %zu runs of predefined types: Tucana "
+                   "refuses one that large (build it from fewer, larger runs of one predefined type)",
                    kMaxBlocks);
 }
 
@@ -277,6 +326,14 @@ TMPI_Datatype add_predefined_alias(TMPI_Datatype base) {
 void pack(const void* in, std::size_t count, const TypeMap& map, void* out) {
   auto* dst = static_cast<char*>(out);
   const auto* src = static_cast<const char*>(in);
+  if (map.compact()) {
+    for (std::size_t i = 0; i < count; ++i)
+      for_each_block(map, static_cast<std::ptrdiff_t>(i) * map.extent(), [&](std::ptrdiff_t at, std::size_t n) {
+        std::memcpy(dst, src + at, n);
+        dst += n;
+      });
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     const char* base = src + static_cast<std::ptrdiff_t>(i) * map.extent();
     for (const Block& b : map.blocks) {
@@ -289,6 +346,10 @@ void pack(const void* in, std::size_t count, const TypeMap& map, void* out) {
 void unpack(const void* in, std::size_t count, const TypeMap& map, void* out) {
   const auto* src = static_cast<const char*>(in);
   auto* dst = static_cast<char*>(out);
+  if (map.compact()) {
+    unpack_bytes(in, count * map.size, map, out);
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     char* base = dst + static_cast<std::ptrdiff_t>(i) * map.extent();
     for (const Block& b : map.blocks) {
@@ -301,6 +362,19 @@ void unpack(const void* in, std::size_t count, const TypeMap& map, void* out) {
 void unpack_bytes(const void* in, std::size_t bytes, const TypeMap& map, void* out) {
   const auto* src = static_cast<const char*>(in);
   auto* dst = static_cast<char*>(out);
+  if (map.compact()) {
+    // (The walk goes on to the end of the element in which the data ends,
+    // copying nothing more.)
+    for (std::size_t i = 0; bytes > 0 && map.size > 0; ++i)
+      for_each_block(map, static_cast<std::ptrdiff_t>(i) * map.extent(), [&](std::ptrdiff_t at, std::size_t n) {
+        n = std::min(n, bytes);
+        if (n == 0) return;
+        std::memcpy(dst + at, src, n);
+        src += n;
+        bytes -= n;
+      });
+    return;
+  }
   for (std::size_t i = 0; bytes > 0 && map.size > 0; ++i) {
     char* base = dst + static_cast<std::ptrdiff_t>(i) * map.extent();
     for (const Block& b : map.blocks) {
@@ -359,7 +433,7 @@ int TMPI_Type_create_hindexed(int count, const int blocklengths[], const TMPI_Ai
   Builder b;
   for (int i = 0; i < count; ++i) {
     if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
-    b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
+    b.add(m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
   if (b.too_big) return too_big_error(call);
   *newtype = add(b.done());
@@ -397,8 +471,8 @@ int TMPI_Type_create_indexed_block(int count, int blocklength, const int displac
 
 int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_Datatype old,
                              TMPI_Datatype* newtype) {
-  // Built block by block (no arrays of `count` lengths and displacements:
-  // a count near INT_MAX must fail on its size, not on their memory).
+  // One run, not arrays of `count` lengths and displacements: a count
+  // near INT_MAX makes a compact map, not gigabytes of arrays.
   const char* call = "MPI_Type_create_hvector";
   int err = TMPI_SUCCESS;
   if (count < 0) return bad_count(call, count);
@@ -406,8 +480,7 @@ int TMPI_Type_create_hvector(int count, int blocklength, TMPI_Aint stride, TMPI_
   TypeMapPtr m = old_type(call, old, &err);
   if (!m) return err;
   Builder b;
-  for (int i = 0; i < count && !b.too_big; ++i)
-    b.add(*m, static_cast<std::ptrdiff_t>(i) * stride, static_cast<std::size_t>(blocklength));
+  b.add_run(m, 0, static_cast<std::size_t>(count), stride, static_cast<std::size_t>(blocklength));
   if (b.too_big) return too_big_error(call);
   *newtype = add(b.done());
   record_contents(*newtype, TMPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {old});
@@ -440,7 +513,7 @@ int TMPI_Type_create_struct(int count, const int blocklengths[], const TMPI_Aint
     TypeMapPtr m = old_type(call, types[i], &err);
     if (!m) return err;
     if (blocklengths[i] < 0) return bad_count(call, blocklengths[i]);
-    b.add(*m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
+    b.add(m, displacements[i], static_cast<std::size_t>(blocklengths[i]));
   }
   if (b.too_big) return too_big_error(call);
   b.pad_extent();
@@ -478,7 +551,7 @@ int TMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
       int d = dim[static_cast<std::size_t>(k)];
       element = element * sizes[d] + starts[d] + idx[static_cast<std::size_t>(d)];
     }
-    b.add(*m, element * m->extent(), 1);
+    b.add(m, element * m->extent(), 1);
     for (int k = ndims - 1; k >= 0; --k) {  // next index, fastest dimension first
       int d = dim[static_cast<std::size_t>(k)];
       if (++idx[static_cast<std::size_t>(d)] < subsizes[d]) break;
@@ -611,7 +684,10 @@ int TMPI_Pack_size(int incount, TMPI_Datatype type, TMPI_Comm comm, int* size) {
   (void)comm;
   TypeMapPtr m = type_map(type);
   if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Pack_size", "invalid datatype %d", type);
-  *size = incount * static_cast<int>(m->size);
+  if (incount < 0) return bad_count("MPI_Pack_size", incount);
+  // MPI_UNDEFINED when it does not fit an int (as MPI_Type_size; MPI_Pack_size_c gives it).
+  long long bytes = static_cast<long long>(incount) * static_cast<long long>(m->size);
+  *size = bytes > INT_MAX ? TMPI_UNDEFINED : static_cast<int>(bytes);
   return TMPI_SUCCESS;
 }
 

@@ -25,11 +25,30 @@ struct Run {
   std::size_t count;
 };
 
+struct TypeMap;
+using TypeMapPtr = std::shared_ptr<const TypeMap>;
+
+// Part of a datatype too large to list block by block (see
+// TypeMap::pieces): `count` runs at `displacement + i * stride`, each
+// `blocklength` copies of `unit` one extent of it apart.
+struct TypePiece {
+  std::ptrdiff_t displacement;
+  std::size_t count;
+  std::ptrdiff_t stride;
+  std::size_t blocklength;
+  TypeMapPtr unit;
+};
+
 struct TypeMap {
   std::size_t size = 0;            // bytes of data in one element
   std::ptrdiff_t lb = 0, ub = 0;   // bounds: extent = ub - lb
   std::ptrdiff_t true_lb = 0, true_ub = 0;
   std::vector<Block> blocks;       // one element's data, in type-map order
+  // A datatype of more blocks than are listed (kMaxBlocks in typemap.cc,
+  // 16 Mi) is kept compact instead, as the pieces it was built from, in
+  // type-map order (`blocks` is then empty): its size, bounds and signature
+  // are known, and packing walks the pieces without listing the blocks.
+  std::shared_ptr<const std::vector<TypePiece>> pieces;
   // The predefined type all the data is made of (for reductions and
   // MPI_Get_elements), or TMPI_DATATYPE_NULL when mixed.
   TMPI_Datatype basic = TMPI_DATATYPE_NULL;
@@ -47,14 +66,13 @@ struct TypeMap {
   bool committed = false;
 
   std::ptrdiff_t extent() const { return ub - lb; }
+  bool compact() const { return pieces != nullptr; }
   // One block at offset 0 whose length is the extent: a plain byte array.
   bool contiguous() const {
-    return size == 0 || (blocks.size() == 1 && blocks[0].offset == 0 &&
+    return size == 0 || (!pieces && blocks.size() == 1 && blocks[0].offset == 0 &&
                          static_cast<std::ptrdiff_t>(blocks[0].length) == extent());
   }
 };
-
-using TypeMapPtr = std::shared_ptr<const TypeMap>;
 
 // The type map of a handle, or null if it is not a valid datatype. The
 // pointer keeps the map alive after MPI_Type_free (pending operations).
@@ -115,6 +133,29 @@ TMPI_Datatype decoded_type(const TypeArg& arg);
 // never freed: MPI_Type_free reports it) under a handle of its own, for
 // MPI_Type_create_f90_*. Requires: `base` is a predefined handle.
 TMPI_Datatype add_predefined_alias(TMPI_Datatype base);
+
+// Calls f(offset, length) for each block of data of one element of `map`
+// placed at byte offset `at`, in type-map order (a compact map's blocks
+// are walked, never listed). Adjacent blocks are not merged.
+template <class F>
+void for_each_block(const TypeMap& map, std::ptrdiff_t at, F&& f) {
+  if (!map.pieces) {
+    for (const Block& b : map.blocks) f(at + b.offset, b.length);
+    return;
+  }
+  for (const TypePiece& p : *map.pieces) {
+    const TypeMap& u = *p.unit;
+    for (std::size_t i = 0; i < p.count; ++i) {
+      std::ptrdiff_t run = at + p.displacement + static_cast<std::ptrdiff_t>(i) * p.stride;
+      if (u.size == 0) break;
+      if (u.contiguous()) {  // the run is one block
+        f(run, p.blocklength * u.size);
+        continue;
+      }
+      for (std::size_t j = 0; j < p.blocklength; ++j) for_each_block(u, run + static_cast<std::ptrdiff_t>(j) * u.extent(), f);
+    }
+  }
+}
 
 // Copies `count` elements at `in` (a user buffer laid out by `map`) into the
 // contiguous `out`, or back. `out`/`in` hold count * map.size bytes.
