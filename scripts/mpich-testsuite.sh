@@ -26,6 +26,7 @@
 #   --max-timeout S   cap on any test's limit, timeLimit= included (default 300)
 #   --relink          delete the tucana build's test executables (the .o files
 #                     stay) so that make relinks them against a changed runtime
+#                     (with --tests: only those of the matching tests)
 #   --summary-only    redo the results of each layout's last run from its saved
 #                     outputs, print the summary and exit (no build, no run)
 #
@@ -213,11 +214,16 @@ def genlists(builddir, srcdir, folders, regex, listname, manifest):
                 kept.append('%s env=HARNESS_TEST_ID=%s' % (line, tid))
                 argdesc = ' '.join(args + ['env:' + e for e in envs])
                 out.append([tid, top, reldir, name, np_, argdesc])
-        os.makedirs(os.path.join(builddir, reldir), exist_ok=True)
-        with open(os.path.join(builddir, reldir, listname), 'w') as f:
-            f.write(''.join(l + '\n' for l in kept))
+        if listname != '-':
+            os.makedirs(os.path.join(builddir, reldir), exist_ok=True)
+            with open(os.path.join(builddir, reldir, listname), 'w') as f:
+                f.write(''.join(l + '\n' for l in kept))
     for top in folders:
         one(top, top)
+    if manifest == '-':                 # just the matching programs
+        for r in sorted({os.path.join(r[2], r[3]) for r in out}):
+            print(r)
+        return
     with open(manifest, 'a') as f:
         for r in out:
             f.write('\t'.join(r) + '\n')
@@ -556,6 +562,8 @@ build_folders() {
   done
   for d in "${dir_list[@]}"; do
     [ -f "$bdir/$d/Makefile" ] || die "no folder '$d' in the $kind build (see --dirs)"
+    # with --tests, runtests makes just the programs it runs
+    [ -n "$tests" ] && continue
     rc=0
     make -k -C "$bdir/$d" -j "$(nproc)" >"$logs/make-$kind-$d.log" 2>&1 || rc=$?
     local nprog nfail
@@ -565,11 +573,18 @@ build_folders() {
   done
 }
 
+# With --tests, only the matching tests' programs go.
 relink_tucana() {
-  local d n=0 f
+  local d n=0 f bdir=$work/build-tucana
   for d in "${dir_list[@]}"; do
-    [ -d "$work/build-tucana/$d" ] || continue
-    while read -r f; do rm -f "$f"; n=$((n + 1)); done < <(folder_programs "$work/build-tucana/$d")
+    [ -d "$bdir/$d" ] || continue
+    if [ -n "$tests" ]; then
+      while read -r f; do
+        if [ -f "$bdir/$f" ]; then rm -f "$bdir/$f"; n=$((n + 1)); fi
+      done < <(harness_py genlists "$bdir" "$src" "$d" "$tests" - -)
+    else
+      while read -r f; do rm -f "$f"; n=$((n + 1)); done < <(folder_programs "$bdir/$d")
+    fi
   done
   note "relink: removed $n tucana test executables"
 }

@@ -40,6 +40,7 @@ typedef TMPI_Offset MPI_Offset;
 typedef TMPI_Count MPI_Count;
 typedef TMPI_Status MPI_Status;
 typedef TMPI_User_function MPI_User_function;
+typedef TMPI_User_function_c MPI_User_function_c;
 typedef TMPI_Win MPI_Win;
 typedef TMPI_File MPI_File;
 typedef TMPI_Message MPI_Message;

@@ -36,6 +36,8 @@ typedef struct tmpi_t_pvar_handle *TMPI_T_pvar_handle;
 typedef struct tmpi_t_pvar_session *TMPI_T_pvar_session;
 
 typedef void TMPI_User_function(void *invec, void *inoutvec, int *len, TMPI_Datatype *datatype);
+/* MPI 4.0's big-count form (MPI_Op_create_c): the length is an MPI_Count */
+typedef void TMPI_User_function_c(void *invec, void *inoutvec, TMPI_Count *len, TMPI_Datatype *datatype);
 
 typedef struct TMPI_Status {
   int MPI_SOURCE;

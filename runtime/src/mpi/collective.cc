@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <string>
 #include <strings.h>
 
 #include "mpi/datatype.h"
@@ -28,11 +29,14 @@ bool begin_call(const char* name, TMPI_Comm comm, Call* out, int* err) {
         "Barrier", "Bcast",     "Reduce",    "Allreduce", "Gather",         "Gatherv",
         "Scatter", "Scatterv",  "Allgather", "Allgatherv", "Alltoall",      "Alltoallv",
         "Alltoallw", "Reduce_scatter", "Reduce_scatter_block"};
-    // MPI_X or its non-blocking MPI_Ix
-    const char* base = name + 4;
-    if (base[0] == 'I' && base[1] >= 'a' && base[1] <= 'z') ++base;
+    // MPI_X, its non-blocking MPI_Ix or its persistent MPI_X_init
+    std::string base = name + 4;
+    if (base[0] == 'I' && base[1] >= 'a' && base[1] <= 'z') base.erase(0, 1);
+    const std::string init = "_init";
+    if (base.size() > init.size() && base.compare(base.size() - init.size(), init.size(), init) == 0)
+      base.resize(base.size() - init.size());
     bool ok = false;
-    for (const char* n : kOnInter) ok = ok || strcasecmp(n, base) == 0;
+    for (const char* n : kOnInter) ok = ok || strcasecmp(n, base.c_str()) == 0;
     if (!ok) {
       *err = inter_unsupported(out->me, comm, name);
       return false;
@@ -162,10 +166,18 @@ void Exchange::wait() {
 }
 
 void Reduction::call_user(const void* in, void* inout, std::size_t count) const {
-  int len = static_cast<int>(count);
   TMPI_Datatype t = user_type;
+  auto call = [&](void* a, void* b) {
+    if (fn_big_count) {
+      TMPI_Count len = static_cast<TMPI_Count>(count);
+      reinterpret_cast<TMPI_User_function_c*>(fn)(a, b, &len, &t);
+    } else {
+      int len = static_cast<int>(count);
+      fn(a, b, &len, &t);
+    }
+  };
   if (!user_map) {
-    fn(const_cast<void*>(in), inout, &len, &t);
+    call(const_cast<void*>(in), inout);
     return;
   }
   if (count == 0) return;
@@ -180,7 +192,7 @@ void Reduction::call_user(const void* in, void* inout, std::size_t count) const 
   char* b_base = b.data() - lo;
   unpack(in, count, m, a_base);
   unpack(inout, count, m, b_base);
-  fn(a_base, b_base, &len, &t);
+  call(a_base, b_base);
   pack(b_base, count, m, inout);
 }
 
@@ -207,7 +219,7 @@ int make_reduction(Subrank* me, TMPI_Comm comm, const char* call, TMPI_Op op, TM
   const TypeMap& map = *map_ptr;
   if (!op_name(op)) return mpi_error(me, comm, TMPI_ERR_OP, call, "invalid operation %d", op);
   out->op = op;
-  if ((out->fn = user_op(op, &out->commute))) {
+  if ((out->fn = user_op(op, &out->commute, &out->fn_big_count))) {
     out->user_type = type;
     out->user_count = count;
     out->user_size = map.size;

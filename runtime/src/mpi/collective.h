@@ -112,9 +112,12 @@ int inter_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, c
 // MPI_Comm_idup in two parts: start_idup (in the call: checks, draws the
 // turn and the sequence numbers, makes the new handle and copies the
 // attributes) and finish_idup (on the helper fiber: agrees on the context
-// pair). `call` receives the Call the helper runs as.
+// pair). `call` receives the Call the helper runs as. Without
+// `copy_attributes` the program's attributes stay behind (a communicator of
+// the runtime's own, such as a persistent collective's).
 struct PendingDup;
-int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call);
+int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call,
+               bool copy_attributes = true);
 int finish_idup(PendingDup& d);
 
 class Collective {
@@ -179,6 +182,7 @@ struct Reduction {
   std::size_t basic_count = 0;
   std::size_t basic_size = 0;
   TMPI_User_function* fn = nullptr;
+  bool fn_big_count = false;  // fn is an MPI_User_function_c: its length is an MPI_Count
   TMPI_Datatype user_type = TMPI_DATATYPE_NULL;
   int user_count = 0;
   std::size_t user_size = 0;

@@ -650,7 +650,8 @@ struct PendingDup {
   std::unique_ptr<ContextAgreement> agreement;
 };
 
-int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call) {
+int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<PendingDup>* out, Call* call,
+               bool copy_attrs) {
   const char* name = "MPI_Comm_idup";
   CommInfo pi;
   if (!comm_info(me, comm, &pi)) return bad_comm(me, name, comm);
@@ -686,7 +687,8 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
                      "out of communicator handles: a subrank can hold at most %zu at once; free unused "
                      "communicators with MPI_Comm_free",
                      CommTable::kChunk * CommTable::kChunks - 3);
-  if (int e = copy_attributes(AttrKind::Comm, comm, *newcomm)) return e;
+  if (copy_attrs)
+    if (int e = copy_attributes(AttrKind::Comm, comm, *newcomm)) return e;
   *call = d->calls[0];
   *out = std::move(d);
   return TMPI_SUCCESS;

@@ -137,6 +137,7 @@ namespace {
 struct UserOp {
   TMPI_User_function* fn;
   bool commute;
+  bool big_count = false;  // fn is an MPI_User_function_c (MPI_Op_create_c)
   int pins = 0;
   bool freed = false;
 };
@@ -151,7 +152,7 @@ void erase_user_op(std::unordered_map<TMPI_Op, UserOp>::iterator it) TUCANA_REQU
 }
 }  // namespace
 
-TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
+TMPI_Op create_user_op(TMPI_User_function* fn, bool commute, bool big_count) {
   sync::MutexLock lock(g_user_ops_mutex);
   TMPI_Op op;
   if (!g_free_user_ops.empty()) {
@@ -160,7 +161,7 @@ TMPI_Op create_user_op(TMPI_User_function* fn, bool commute) {
   } else {
     op = g_next_user_op++;
   }
-  g_user_ops[op] = UserOp{fn, commute};
+  g_user_ops[op] = UserOp{fn, commute, big_count};
   return op;
 }
 
@@ -192,11 +193,12 @@ void unpin_op(TMPI_Op op) {
   if (--it->second.pins == 0 && it->second.freed) erase_user_op(it);
 }
 
-TMPI_User_function* user_op(TMPI_Op op, bool* commute) {
+TMPI_User_function* user_op(TMPI_Op op, bool* commute, bool* big_count) {
   sync::MutexLock lock(g_user_ops_mutex);
   auto it = g_user_ops.find(op);
   if (it == g_user_ops.end()) return nullptr;
   *commute = it->second.commute;
+  if (big_count) *big_count = it->second.big_count;
   return it->second.fn;
 }
 

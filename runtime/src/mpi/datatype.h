@@ -51,7 +51,9 @@ const char* op_name(TMPI_Op op);
 
 // User operations (MPI_Op_create) have handles from kFirstUserOp up.
 constexpr TMPI_Op kFirstUserOp = 64;
-TMPI_Op create_user_op(TMPI_User_function* fn, bool commute);
+// `big_count`: `fn` is really an MPI_User_function_c (MPI_Op_create_c),
+// called with an MPI_Count length.
+TMPI_Op create_user_op(TMPI_User_function* fn, bool commute, bool big_count = false);
 // MPI_Op_free: false if `op` is not a user operation (or freed already).
 bool free_user_op(TMPI_Op op);
 // An operation that may run after the program freed `op` (a non-blocking
@@ -60,8 +62,9 @@ bool free_user_op(TMPI_Op op);
 // unpin) for predefined and invalid operations.
 bool pin_op(TMPI_Op op);
 void unpin_op(TMPI_Op op);
-// The function of a user operation (null if `op` is not one).
-TMPI_User_function* user_op(TMPI_Op op, bool* commute);
+// The function of a user operation (null if `op` is not one); *big_count
+// (if given) tells that it is an MPI_User_function_c.
+TMPI_User_function* user_op(TMPI_Op op, bool* commute, bool* big_count = nullptr);
 
 // inout[i] = in[i] OP inout[i] for `count` elements of `type` (MPI's order
 // for user operations), packed: element i at i * type_info(type)->size (a

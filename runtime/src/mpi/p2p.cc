@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "mpi/datatype.h"
@@ -416,7 +417,11 @@ void fill_status(const Request* r, TMPI_Status* status) {
   }
   if (!status) return;
   status->tmpi_cancelled = r->cancelled;
-  if (r->collective || r->cancelled) {
+  if (r->own_status && !r->cancelled) {
+    status->MPI_SOURCE = r->own_source;
+    status->MPI_TAG = r->own_tag;
+    status->tmpi_bytes = r->status_bytes;
+  } else if (r->collective || r->cancelled) {
     status->MPI_SOURCE = TMPI_ANY_SOURCE;
     status->MPI_TAG = TMPI_ANY_TAG;
     status->tmpi_bytes = r->cancelled ? 0 : r->status_bytes;
@@ -618,6 +623,88 @@ int TMPI_Sendrecv_replace(void* buf, int count, TMPI_Datatype type, int dest, in
   if (!copy.empty()) pack(buf, static_cast<std::size_t>(count), *m, copy.data());
   return TMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), TMPI_DT_BYTE, dest, sendtag, buf, count, type,
                        source, recvtag, comm, status);
+}
+
+}  // extern "C"
+
+namespace {
+
+// MPI_Isendrecv and _replace (MPI 4.0): the receive and the send are
+// posted here, in program order (so MPI's non-overtaking holds against the
+// subrank's other messages); a helper fiber waits for both and completes
+// the request with the receive's status and the first error of the two.
+// `keep` (the replace's packed copy) lives until then.
+int post_sendrecv(Subrank* me, const char* call, const void* sendbuf, int sendcount, TMPI_Datatype sendtype,
+                  int dest, int sendtag, void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source,
+                  int recvtag, TMPI_Comm comm, std::shared_ptr<std::vector<char>> keep, TMPI_Request* request) {
+  P2PArgs sa, ra;
+  if (int e = check_p2p(me, call, true, true, sendbuf, sendcount, sendtype, dest, sendtag, comm, &sa)) return e;
+  if (int e = check_p2p(me, call, false, true, recvbuf, recvcount, recvtype, source, recvtag, comm, &ra)) return e;
+  if (!request) return mpi_error(me, comm, TMPI_ERR_REQUEST, call, "null request pointer");
+  // The halves are not counted by a region instance (heap = false): the
+  // request the program holds is.
+  struct Halves {
+    Request recv, send;
+  };
+  auto halves = std::make_shared<Halves>();
+  halves->recv.heap = halves->send.heap = false;
+  prepare(&halves->recv, me, call, comm::Operation::Kind::Recv, recvbuf, ra, source, recvtag, comm, recvtype);
+  prepare(&halves->send, me, call, comm::Operation::Kind::Send, sendbuf, sa, dest, sendtag, comm, sendtype);
+  auto* r = new Request;
+  init_request(r, me, comm::Operation::Kind::Recv, nullptr, 0, TMPI_PROC_NULL, 0, ra.comm.p2p_ctx);
+  r->origin = call;
+  r->comm = comm;
+  r->comm_ref = keep_alive(me, comm);
+  r->peer_rank = source;
+  r->tag = recvtag;
+  r->own_status = true;
+  start_detached(r);
+  *request = r;
+  start_request(&halves->recv);
+  start_request(&halves->send);
+  run_on_helper(me, [me, call, halves, keep, r] {
+    wait_done(me, &halves->send, call);
+    wait_done(me, &halves->recv, call);
+    deliver_to_user(&halves->recv);
+    TMPI_Status st;
+    fill_status(&halves->recv, &st);
+    r->own_source = st.MPI_SOURCE;
+    r->own_tag = st.MPI_TAG;
+    r->status_bytes = st.tmpi_bytes;
+    r->error = halves->recv.error ? halves->recv.error : halves->send.error;
+    r->on_complete(r);
+  });
+  return TMPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int TMPI_Isendrecv(const void* sendbuf, int sendcount, TMPI_Datatype sendtype, int dest, int sendtag,
+                   void* recvbuf, int recvcount, TMPI_Datatype recvtype, int source, int recvtag,
+                   TMPI_Comm comm, TMPI_Request* request) {
+  const char* call = "MPI_Isendrecv";
+  Entered me = enter(call);
+  return post_sendrecv(me, call, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                       recvtag, comm, nullptr, request);
+}
+
+// The outgoing data is packed aside first (as MPI_Sendrecv_replace does)
+// and sent as bytes.
+int TMPI_Isendrecv_replace(void* buf, int count, TMPI_Datatype type, int dest, int sendtag, int source,
+                           int recvtag, TMPI_Comm comm, TMPI_Request* request) {
+  const char* call = "MPI_Isendrecv_replace";
+  Entered me = enter(call);
+  P2PArgs a;
+  if (int e = check_p2p(me, call, true, true, buf, count, type, dest, sendtag, comm, &a)) return e;
+  auto copy = std::make_shared<std::vector<char>>(a.bytes);
+  if (!copy->empty()) pack(buf, a.count, *a.map, copy->data());
+  if (copy->size() > static_cast<std::size_t>(INT_MAX))
+    return mpi_error(me, comm, TMPI_ERR_COUNT, call, "%zu bytes: more than one message of MPI_BYTE carries (INT_MAX)",
+                     copy->size());
+  return post_sendrecv(me, call, copy->data(), static_cast<int>(copy->size()), TMPI_DT_BYTE, dest, sendtag, buf,
+                       count, type, source, recvtag, comm, copy, request);
 }
 
 int TMPI_Iprobe(int source, int tag, TMPI_Comm comm, int* flag, TMPI_Status* status) {

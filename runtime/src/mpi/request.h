@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "comm/messenger.h"
@@ -62,6 +63,14 @@ struct tmpi_request : tucana::comm::Operation, tucana::regions::Deferred {
   ~tmpi_request() {
     if (greq_free) greq_free(greq_extra);
   }
+  // A persistent collective's (MPI 4.0 MPI_Bcast_init...): MPI_Start calls
+  // it to run the collective once more on this request (nonblocking.cc).
+  std::function<int(tmpi_request*)> start_persistent;
+  // MPI_Isendrecv's: the status is the receive's, kept here (with
+  // status_bytes) when both halves are done.
+  bool own_status = false;
+  int own_source = 0;
+  int own_tag = 0;
   tucana::regions::Instance* instance = nullptr;
   tucana::regions::SuperblockRun* posted_in = nullptr;
   int posted_region = -1;
@@ -130,5 +139,8 @@ Request* completed_io_request(Subrank* me, const char* call, long long bytes);
 void empty_status(TMPI_Status* status);
 // MPI_SUCCESS, or the request's error reported through the error handler.
 int request_error(Subrank* me, const Request* r, const char* call);
+// Runs `body` on a helper fiber of `me` (as a non-blocking collective's
+// algorithm runs): MPI calls it makes belong to the subrank.
+void run_on_helper(Subrank* me, std::function<void()> body);
 
 }  // namespace tucana::mpi

@@ -339,6 +339,16 @@ int TMPI_Start(TMPI_Request* request) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "not a persistent request");
   if (r->active)
     return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call, "the persistent request is already active");
+  if (r->start_persistent) {
+    // Region instances run in a different order at different ranks; the
+    // members of a communicator must start its collectives in one order.
+    if (me->current_instance && !tasks::current_task())
+      return mpi_error(me, r->comm, TMPI_ERR_REQUEST, call,
+                       "a persistent collective (%s) cannot be started inside a superblock region: every member "
+                       "must start its collectives in the same order; start it before or after the superblock",
+                       r->origin);
+    return r->start_persistent(r);
+  }
   if (r->buffered_start) {
     // MPI_Bsend_init's communicator is resolved by handle when started.
     if (r->comm_ref && me->handles.comm(r->comm) != r->comm_ref.get())
