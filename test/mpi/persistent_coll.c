@@ -22,6 +22,8 @@
  *     communicator freed while the requests live.
  *  5. An intercommunicator MPI_Bcast_init / MPI_Allreduce_init.
  *  6. MPI_Comm_idup_with_info gives a working duplicate.
+ *  7. MPI_Comm_disconnect of it while an inactive persistent collective on
+ *     it lives.
  * Prints "OK persistent_coll" on rank 0.
  *
  * No reference run: MPICH 4.0.2 (Debian 12's, the first MPI 4.0 release)
@@ -402,7 +404,15 @@ int main(int argc, char **argv)
         CHECK(MPI_CONGRUENT, res, "MPI_Comm_idup_with_info congruent");
         MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, dup);
         CHECK(n * (n - 1) / 2, sum, "MPI_Allreduce on the idup_with_info duplicate");
-        MPI_Comm_free(&dup);
+        /* 7. MPI_Comm_disconnect with an inactive persistent collective on
+         * the communicator (MPICH's comm/inactive_reqs) */
+        {
+            MPI_Request inactive;
+            MPI_Barrier_init(dup, MPI_INFO_NULL, &inactive);
+            MPI_Comm_disconnect(&dup);
+            CHECK_TRUE(dup == MPI_COMM_NULL, "MPI_Comm_disconnect sets the handle to MPI_COMM_NULL");
+            MPI_Request_free(&inactive);
+        }
     }
 
     free(ga_r);

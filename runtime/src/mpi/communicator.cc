@@ -1019,6 +1019,19 @@ int TMPI_Comm_dup_with_info(TMPI_Comm comm, TMPI_Info info, TMPI_Comm* newcomm) 
   return TMPI_Comm_dup(comm, newcomm);
 }
 
+// MPI requires every communication on `comm` to be complete and matched
+// first; the barrier makes the members wait for each other, as MPI's
+// disconnect does, before the communicator goes.
+int TMPI_Comm_disconnect(TMPI_Comm* comm) {
+  const char* call = "MPI_Comm_disconnect";
+  Entered me = enter(call);
+  if (!comm || !me->handles.comm(*comm)) return bad_comm(me, call, comm ? *comm : TMPI_COMM_NULL);
+  if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
+    return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be disconnected", comm_name(*comm));
+  if (int e = TMPI_Barrier(*comm)) return e;
+  return TMPI_Comm_free(comm);
+}
+
 int TMPI_Comm_split(TMPI_Comm comm, int color, int key, TMPI_Comm* newcomm) {
   return split("MPI_Comm_split", comm, color, key, newcomm);
 }
