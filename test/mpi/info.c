@@ -13,6 +13,9 @@
  *     trips; MPI_Status_c2f/f2c keep source, tag and count.
  *  5. MPI_Aint_add/MPI_Aint_diff; MPI_T reports zero variables honestly.
  *  6. MPI 4.0's MPI_Info_get_string (where the MPI has it: Tucana, MPICH 4).
+ *  7. MPI 4.0: info objects before MPI_Init and after MPI_Finalize, and
+ *     MPI_Info_create_env (the same keys and values before and after
+ *     MPI_Init; under Tucana maxprocs is the world size and command argv[0]).
  * Prints "OK info" on rank 0.
  */
 #include <string.h>
@@ -21,6 +24,13 @@
 
 int main(int argc, char **argv)
 {
+#if MPI_VERSION >= 4 || defined(TUCANA)
+    /* 7. before MPI_Init: info objects and MPI_Info_create_env */
+    MPI_Info early, env_info;
+    MPI_Info_create(&early);
+    MPI_Info_set(early, "before", "init");
+    MPI_Info_create_env(argc, argv, &env_info);
+#endif
     MPI_Init(&argc, &argv);
     int rank = wrank, size = wsize, flag, len, n;
     char value[MPI_MAX_INFO_VAL + 1], key[MPI_MAX_INFO_KEY + 1];
@@ -149,7 +159,46 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&rank, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK(size * (size - 1) / 2, all, "world still works");
+#if MPI_VERSION >= 4 || defined(TUCANA)
+    MPI_Info_get(early, "before", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK_TRUE(flag && strcmp(value, "init") == 0, "an info made before MPI_Init keeps its value");
+    {
+        MPI_Info env_now;
+        int nkeys_early = -1, nkeys_now = -2, i;
+        MPI_Info_create_env(argc, argv, &env_now);
+        MPI_Info_get_nkeys(env_info, &nkeys_early);
+        MPI_Info_get_nkeys(env_now, &nkeys_now);
+        CHECK(nkeys_early, nkeys_now, "MPI_Info_create_env gives the same keys before and after MPI_Init");
+        for (i = 0; i < nkeys_now; ++i) {
+            char v1[MPI_MAX_INFO_VAL + 1], v2[MPI_MAX_INFO_VAL + 1];
+            int f1 = 0, f2 = 0;
+            MPI_Info_get_nthkey(env_now, i, key);
+            MPI_Info_get(env_info, key, MPI_MAX_INFO_VAL, v1, &f1);
+            MPI_Info_get(env_now, key, MPI_MAX_INFO_VAL, v2, &f2);
+            CHECK_TRUE(f1 && f2 && strcmp(v1, v2) == 0, "MPI_Info_create_env key %d has one value", i);
+        }
+#ifdef TUCANA
+        MPI_Info_get(env_now, "maxprocs", MPI_MAX_INFO_VAL, value, &flag);
+        CHECK_TRUE(flag, "MPI_Info_create_env has maxprocs");
+        CHECK(size, atoi(value), "MPI_Info_create_env's maxprocs is the world size");
+        MPI_Info_get(env_now, "command", MPI_MAX_INFO_VAL, value, &flag);
+        CHECK_TRUE(flag && strcmp(value, argv[0]) == 0, "MPI_Info_create_env's command is argv[0]");
+#endif
+        MPI_Info_free(&env_now);
+    }
+#endif
     MPI_Finalize();
+#if MPI_VERSION >= 4 || defined(TUCANA)
+    /* ... and after MPI_Finalize (no MPI to report a failure through) */
+    MPI_Info_set(early, "after", "finalize");
+    MPI_Info_get(early, "after", MPI_MAX_INFO_VAL, value, &flag);
+    if (!flag || strcmp(value, "finalize") != 0) {
+        fprintf(stderr, "FAIL info: an info set after MPI_Finalize lost its value\n");
+        return 1;
+    }
+    MPI_Info_free(&early);
+    MPI_Info_free(&env_info);
+#endif
     if (rank == 0)
         printf("OK info\n");
     return 0;

@@ -5,12 +5,14 @@
 #include <tucana/tmpi.h>
 
 #include <cstring>
+#include <unistd.h>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "mpi/errors.h"
 #include "mpi/info.h"
+#include "mpi/runtime.h"
 #include "sync/mutex.h"
 
 using namespace tucana::mpi;
@@ -36,9 +38,8 @@ InfoTable& table() {
 Entries* env_entries() {
   static Entries* env = [] {
     auto* e = new Entries;
-    int size = 0;
-    TMPI_Comm_size(TMPI_COMM_WORLD, &size);
-    e->emplace_back("maxprocs", std::to_string(size));
+    // (The layout, not MPI_Comm_size: MPI_INFO_ENV may be read before MPI_Init.)
+    e->emplace_back("maxprocs", std::to_string(tucana::mpi::Runtime::get().layout.total));
     e->emplace_back("thread_level", "MPI_THREAD_FUNNELED");
     return e;
   }();
@@ -82,8 +83,9 @@ bool valid_info(TMPI_Info info) {
 
 }  // namespace tucana::mpi
 
+// MPI 4.0: the MPI_Info calls work before MPI_Init and after MPI_Finalize.
 #define TMPI_INFO_LOOKUP(CALL, INFO)                                                      \
-  enter(CALL);                                                                            \
+  enter(CALL, true);                                                                      \
   if ((INFO) == TMPI_INFO_ENV) env_entries(); /* made outside the lock */                 \
   tucana::sync::MutexLock hold(table().lock);                                                     \
   Entries* e = lookup(INFO);                                                              \
@@ -95,9 +97,34 @@ bool valid_info(TMPI_Info info) {
 extern "C" {
 
 int TMPI_Info_create(TMPI_Info* info) {
-  enter("MPI_Info_create");
+  enter("MPI_Info_create", true);
   if (!info) return info_error(TMPI_ERR_ARG, "MPI_Info_create", "null info pointer");
   *info = new_info();
+  return TMPI_SUCCESS;
+}
+
+// MPI 4.0: how the program was started, as MPI_Comm_spawn's keys say it
+// (its command, arguments, the number of ranks, the working directory,
+// the thread level Tucana provides). Also before MPI_Init.
+int TMPI_Info_create_env(int argc, char* argv[], TMPI_Info* info) {
+  const char* call = "MPI_Info_create_env";
+  enter(call, true);
+  if (!info) return info_error(TMPI_ERR_ARG, call, "null info pointer");
+  *info = new_info();
+  std::vector<std::pair<std::string, std::string>> entries;
+  if (argc > 0 && argv && argv[0]) {
+    entries.emplace_back("command", argv[0]);
+    std::string args;
+    for (int i = 1; i < argc && argv[i]; ++i) args += (i > 1 ? " " : "") + std::string(argv[i]);
+    if (!args.empty()) entries.emplace_back("argv", args);
+  }
+  entries.emplace_back("maxprocs", std::to_string(Runtime::get().layout.total));
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) entries.emplace_back("wdir", cwd);
+  entries.emplace_back("thread_level", "MPI_THREAD_FUNNELED");
+  for (const auto& [key, value] : entries)
+    if (key.size() <= TMPI_MAX_INFO_KEY && value.size() <= TMPI_MAX_INFO_VAL)
+      if (int e = TMPI_Info_set(*info, key.c_str(), value.c_str())) return e;
   return TMPI_SUCCESS;
 }
 
