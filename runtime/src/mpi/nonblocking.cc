@@ -130,15 +130,22 @@ struct PersistentState {
   PersistentState(const PersistentState&) = delete;
   PersistentState& operator=(const PersistentState&) = delete;
   // Goes with the request (MPI_Request_free, on the subrank or its helper).
+  // A duplicate not agreed on yet (a request freed before its first start)
+  // stays until the end of the run: freeing it now would race with its
+  // agreement, which the other members still take part in. (After
+  // MPI_Finalize nothing is freed.)
   ~PersistentState() {
+    bool agreed = true;
     if (dup) {
       std::uintptr_t expected = Request::kPending;
-      if (!dup->state.compare_exchange_strong(expected, Request::kFreeOnDone)) delete dup;
+      if (dup->state.compare_exchange_strong(expected, Request::kFreeOnDone))
+        agreed = false;  // the agreement frees its request when done
+      else
+        delete dup;
     }
-    // (After MPI_Finalize, a request freed while active: nothing to free.)
     int finalized = 0;
     TMPI_Finalized(&finalized);
-    if (own != TMPI_COMM_NULL && !finalized) TMPI_Comm_free(&own);
+    if (agreed && own != TMPI_COMM_NULL && !finalized) TMPI_Comm_free(&own);
   }
   // MPI_SUCCESS once the duplicate is agreed on, or the agreement's error.
   int ready(const char* name) {
