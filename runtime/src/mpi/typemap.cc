@@ -629,6 +629,9 @@ int TMPI_Type_free(TMPI_Datatype* type) {
       return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Type_free",
                        "datatype %d is predefined (made by MPI_Type_create_f90_*)", *type);
     if (int err = delete_attributes(AttrKind::Type, *type)) return err;
+    // Before the handle can be handed out again (to another subrank of the
+    // process, at once), not after.
+    if (m && !m->predefined) forget_type_name(*type);
   }
   TypeTable& t = table();
   tucana::sync::MutexLock lock(t.mutex);
@@ -645,7 +648,6 @@ int TMPI_Type_free(TMPI_Datatype* type) {
   else
     erase_derived(t, it);
   lock.unlock();
-  forget_type_name(*type);
   *type = TMPI_DATATYPE_NULL;
   return TMPI_SUCCESS;
 }
