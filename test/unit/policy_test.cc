@@ -251,7 +251,9 @@ std::string next_after_switch(bool process_wide, PolicyKind kind = PolicyKind::k
   Harness h(o);
   std::atomic<int> first{-1};  // 0: low, 1: high
   std::atomic<bool> high_ready{false};
-  bool low_go = false, high_go = false;
+  // Atomic: a fiber may be stolen and test its flag on one worker while
+  // another worker sets it.
+  std::atomic<bool> low_go{false}, high_go{false};
   Fiber* low = nullptr;
   Fiber* high = nullptr;
   auto record = [&](int who) {
@@ -259,7 +261,7 @@ std::string next_after_switch(bool process_wide, PolicyKind kind = PolicyKind::k
     first.compare_exchange_strong(none, who);
   };
   low = h.spawn(0, [&] {
-    h.park_until([&] { return low_go; });
+    h.park_until([&] { return low_go.load(); });
     record(0);
   });
   h.spawn(0, [&] {  // a
@@ -271,7 +273,7 @@ std::string next_after_switch(bool process_wide, PolicyKind kind = PolicyKind::k
   });
   high = h.spawn(1, [&] {
     Scheduler::current_fiber()->priority = 5;
-    h.park_until([&] { return high_go; });
+    h.park_until([&] { return high_go.load(); });
     record(1);
   });
   h.spawn(1, [&] {  // hog
@@ -312,11 +314,11 @@ bool woken_fiber_queued_on_waker(bool on_waker, int* ran_on) {
   o.wake_on_waker = on_waker;
   o.process_wide_priority = false;  // outranked() looks at this worker only
   Harness h(o);
-  bool go = false;
+  std::atomic<bool> go{false};
   std::atomic<int> where{-1};
   std::atomic<bool> queued_here{false};
   Fiber* sleeper = h.spawn(0, [&] {
-    h.park_until([&] { return go; });
+    h.park_until([&] { return go.load(); });
     where.store(Scheduler::current_worker()->index());
   });
   h.spawn(1, [&] {
