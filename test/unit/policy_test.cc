@@ -232,6 +232,48 @@ int first_stolen(PolicyKind kind) {
   return first_worker.load() == 0 ? first.load() : -1;
 }
 
+// A fiber that polls (Scheduler::yield_behind_all) while two others keep
+// taking turns on its worker. Returns how many turns they had taken when
+// the poller's third poll returned (kTurns: it never ran before they
+// stopped). `poller_priority`, `others_priority`: their priorities.
+int turns_before_polls_return(int poller_priority, int others_priority) {
+  constexpr int kTurns = 10000;
+  Harness h(Harness::options_for(1));
+  int turns = 0, seen = -1;
+  bool done = false;
+  h.spawn(0, [&] {
+    Scheduler::current_fiber()->priority = poller_priority;
+    for (int i = 0; i < 3; ++i) Scheduler::yield_behind_all();
+    seen = turns;
+    done = true;
+  });
+  for (int k = 0; k < 2; ++k)
+    h.spawn(0, [&] {
+      Scheduler::current_fiber()->priority = others_priority;
+      while (!done && turns < kTurns) {
+        ++turns;
+        Scheduler::yield();
+      }
+    });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  return seen;
+}
+
+// A poller goes behind the fibers ready when it polls, not behind every
+// fiber that becomes ready later: two fibers that keep yielding (or waking
+// each other) do not keep it from running (an MCS mutex's unlock loop
+// starved that way behind a sibling's trylock loop and the window's agent).
+TEST(PolicySchedulingTest, PollerRunsAgainAfterTheFibersReadyWhenItPolled) {
+  EXPECT_LE(turns_before_polls_return(0, 0), 6);
+}
+
+// A poller of a high priority still goes behind ready fibers of a lower one.
+TEST(PolicySchedulingTest, HighPriorityPollerGoesBehindLowerReadyFibers) {
+  EXPECT_GE(turns_before_polls_return(5, 0), 2);
+  EXPECT_LE(turns_before_polls_return(5, 0), 6);
+}
+
 TEST(PolicySchedulingTest, ThiefTakesTheHighestPriorityReadyFiber) {
   EXPECT_EQ(first_stolen(PolicyKind::kPriority), 1);
 }

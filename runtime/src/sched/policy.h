@@ -36,6 +36,11 @@ class ReadyPolicy {
   // from the queue whose next fiber ranks highest). 0 for a policy that
   // ignores priorities. Contract: has_ready().
   virtual int next_priority() const = 0;
+  // The priority by which the fiber queued last ranks (the one pick_next()
+  // would return last): a fiber awakened with it, or a lower one, queues
+  // behind every ready fiber. 0 for a policy that ignores priorities.
+  // Contract: has_ready().
+  virtual int last_priority() const = 0;
   // True when a ready fiber ought to run before a running fiber of priority
   // `priority` that could go on (which then yields at its next scheduling
   // point). Always false for a policy that ignores priorities.
@@ -103,6 +108,7 @@ class RoundRobinPolicy final : public ReadyPolicy {
   bool has_ready() const override { return !queue_.empty(); }
   std::size_t size() const override { return queue_.size(); }
   int next_priority() const override { return 0; }
+  int last_priority() const override { return 0; }
   bool outranks(int) const override { return false; }
 
  private:
@@ -129,6 +135,7 @@ class PriorityPolicy final : public ReadyPolicy {
   bool has_ready() const override { return !queue_.empty(); }
   std::size_t size() const override { return queue_.size(); }
   int next_priority() const override { return queue_.front()->priority; }
+  int last_priority() const override { return queue_.back()->priority; }
   bool outranks(int priority) const override { return !queue_.empty() && queue_.front()->priority > priority; }
 
  private:
@@ -154,6 +161,7 @@ class RandomPolicy final : public ReadyPolicy {
   bool has_ready() const override { return !queue_.empty(); }
   std::size_t size() const override { return queue_.size(); }
   int next_priority() const override { return 0; }
+  int last_priority() const override { return 0; }
   bool outranks(int) const override { return false; }
 
  private:

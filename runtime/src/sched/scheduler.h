@@ -144,19 +144,25 @@ class Scheduler {
   }
   // Contract: called by a running fiber.
   static void yield() { current_worker()->yield(); }
-  // yield(), but queued again behind every ready fiber, whatever its
+  // yield(), but queued again behind every fiber ready now, whatever its
   // priority: for a fiber that polls in a loop (MPI_Test, MPI_Iprobe). Two
   // fibers of a high priority that poll would otherwise take turns for
-  // ever ahead of a lower one that must send them what they wait for.
+  // ever ahead of a lower one that must send them what they wait for. It
+  // ranks, while queued, as the last ready fiber does (or as itself, when
+  // lower), so fibers that become ready after it, of that priority or
+  // lower, queue behind it: a poller that went behind everything for good
+  // would never run while two others kept waking each other (an MCS
+  // mutex's unlock polling while a sibling's trylock loop and the window's
+  // agent took turns: seconds per lock hand-over).
   // Contract: called by a running fiber.
   static void yield_behind_all() {
     fiber::Fiber* self = current_fiber();
     const int priority = self->priority;
-    self->priority = kBehindAll;  // (read by the ready queue when it queues self)
-    current_worker()->yield();
+    Worker* w = current_worker();
+    self->priority = w->last_ready_priority(priority);
+    w->yield();
     self->priority = priority;
   }
-  static constexpr int kBehindAll = -(1 << 30);
   static void park() { current_worker()->park(); }
   // True when a fiber ready on the calling fiber's worker ought to run
   // before it, were its priority `priority` (ReadyPolicy::outranks); the

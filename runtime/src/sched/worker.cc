@@ -1,5 +1,6 @@
 #include "sched/worker.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <cerrno>
@@ -119,6 +120,12 @@ bool Worker::peek_ready(int* priority) {
   if (!ready_->has_ready()) return false;
   *priority = ready_->next_priority();
   return true;
+}
+
+int Worker::last_ready_priority(int priority) {
+  if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
+  ReadyLock lock(*this);
+  return ready_->has_ready() ? std::min(priority, ready_->last_priority()) : priority;
 }
 
 bool Worker::outranked(int priority) {

@@ -95,6 +95,11 @@ class Worker {
   // policy ranks the next one by (ReadyPolicy::next_priority) and returns
   // true. Any thread; only when stealing is enabled.
   bool peek_ready(int* priority);
+  // The lower of `priority` and the priority by which this worker's last
+  // ready fiber ranks (ReadyPolicy::last_priority): a fiber queued with it
+  // goes behind every fiber ready now. Contract: called on this worker's
+  // thread.
+  int last_ready_priority(int priority);
 
   // True when a fiber ready on this worker ought to run before the running
   // one, of priority `priority` (ReadyPolicy::outranks), or, with
@@ -151,7 +156,7 @@ class Worker {
   // nothing is. Written under the ready lock (or, for the inbox, raised
   // with a CAS), read by anyone without a lock: a stale value only makes a
   // worker miss or try a steal once.
-  static constexpr int kNoneReady = -(1 << 30) - 1;  // below Scheduler::kBehindAll
+  static constexpr int kNoneReady = -(1 << 30) - 1;  // below every fiber's priority
   std::atomic<int> best_ready_{kNoneReady};
   void publish_best_ready() TUCANA_REQUIRES(ready_lock_) {
     int best = ready_->has_ready() ? ready_->next_priority() : kNoneReady;
