@@ -21,6 +21,9 @@
  *     hangs in this pattern (its own rma/mutex_bench as well).
  *  5. MPI_Win_allocate, request-based MPI_Rput/MPI_Rget/MPI_Rget_accumulate;
  *     to MPI_PROC_NULL they (and MPI_Raccumulate) give complete requests.
+ *  5c. Large contiguous transfers: a 512 KiB put and get of MPI_BYTE at an
+ *     odd displacement, a 64 Ki int MPI_BXOR accumulate, a contiguous
+ *     derived type, a zero count.
  *  5b. MPI_Get_accumulate from every rank on one location of rank 0 under
  *     lock_all: the old values each rank fetched are all different and
  *     form the chain of partial sums (accumulates are atomic per element);
@@ -266,6 +269,73 @@ static void queue_lock(int rank, int size)
     MPI_Win_free(&win);
 }
 
+/* 5c. Large contiguous transfers (one block on the wire, whatever the
+ * count): 512 KiB of MPI_BYTE put at an odd displacement, read back with a
+ * get; 64 Ki ints of MPI_BXOR; a contiguous derived type; a zero count. */
+static void large_contiguous(int rank, int size)
+{
+    enum { WIN = 1 << 20, LEN = 1 << 19, OFF = 1001, NINT = 1 << 16 };
+    unsigned char *mem = malloc(WIN), *out = malloc(LEN), *back = malloc(LEN);
+    int *ints = malloc(NINT * sizeof(int));
+    memset(mem, 0, WIN);
+    MPI_Win win;
+    MPI_Win_create(mem, WIN, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    for (int i = 0; i < LEN; i++)
+        out[i] = (unsigned char)(rank * 7 + i * 13);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+    MPI_Put(out, LEN, MPI_BYTE, right, OFF, LEN, MPI_BYTE, win);
+    MPI_Win_unlock(right, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int bad = 0;
+    for (int i = 0; i < LEN; i++)
+        bad += mem[OFF + i] != (unsigned char)(left * 7 + i * 13);
+    CHECK(0, bad, "bytes of a 512 KiB put that differ");
+    CHECK(0, mem[OFF - 1] + mem[OFF + LEN], "the bytes around the put are untouched");
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+    MPI_Get(back, LEN, MPI_BYTE, right, OFF, LEN, MPI_BYTE, win);
+    MPI_Win_unlock(right, win);
+    CHECK(0, memcmp(back, out, LEN) != 0, "a 512 KiB get reads back what was put");
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* MPI_BXOR of 64 Ki ints at displacement 0 (bytes 0..256 KiB, below OFF + LEN) */
+    for (int i = 0; i < NINT; i++)
+        ints[i] = (rank + 1) * (i + 1);
+    int want0 = 0, want_last = 0;
+    {
+        int *w = (int *)mem;
+        want0 = w[0] ^ (left + 1) * 1;
+        want_last = w[NINT - 1] ^ (left + 1) * NINT;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+    MPI_Accumulate(ints, NINT, MPI_INT, right, 0, NINT, MPI_INT, MPI_BXOR, win);
+    MPI_Accumulate(ints, 0, MPI_INT, right, 0, 0, MPI_INT, MPI_BXOR, win); /* zero count: nothing */
+    MPI_Win_unlock(right, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(want0, ((int *)mem)[0], "MPI_BXOR of a 64 Ki int accumulate, element 0");
+    CHECK(want_last, ((int *)mem)[NINT - 1], "MPI_BXOR of a 64 Ki int accumulate, last element");
+    /* a contiguous derived type: 100 elements of 8 ints, as ints at the target */
+    MPI_Datatype eight;
+    MPI_Type_contiguous(8, MPI_INT, &eight);
+    MPI_Type_commit(&eight);
+    for (int i = 0; i < 800; i++)
+        ints[i] = rank * 1000 + i;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+    MPI_Put(ints, 100, eight, right, 4096, 100, eight, win);
+    MPI_Win_unlock(right, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int *got = (int *)(mem + 4096);
+    CHECK(left * 1000, got[0], "contiguous type put, element 0");
+    CHECK(left * 1000 + 799, got[799], "contiguous type put, element 799");
+    MPI_Type_free(&eight);
+    MPI_Win_free(&win);
+    free(mem);
+    free(out);
+    free(back);
+    free(ints);
+}
+
 static void allocate_and_requests(int rank, int size)
 {
     double *base = NULL;
@@ -488,6 +558,7 @@ int main(int argc, char **argv)
      * as in its own test suite's rma/mutex_bench. */
     IF_NOT_MPICH_DEVIATION queue_lock(rank, size);
     allocate_and_requests(rank, size);
+    large_contiguous(rank, size);
     get_accumulate(rank, size);
     shared(rank);
     shared_zero(rank);

@@ -141,6 +141,16 @@ using Blocks = std::vector<std::int64_t>;  // offset, length, offset, length, ..
 // The bytes `count` elements of `map` cover at byte offset `at`, adjacent
 // blocks merged.
 void append_blocks(const TypeMap& map, int count, std::int64_t at, Blocks* out) {
+  if (map.size == 0) return;
+  if (map.contiguous()) {  // one block, whatever the count (not one per element)
+    std::int64_t len = static_cast<std::int64_t>(count) * map.extent();
+    if (!len) return;
+    if (!out->empty() && (*out)[out->size() - 2] + out->back() == at)
+      out->back() += len;
+    else
+      out->push_back(at), out->push_back(len);
+    return;
+  }
   for (int i = 0; i < count; ++i) {
     std::int64_t first = at + static_cast<std::int64_t>(i) * map.extent();
     for (const Block& b : map.blocks) {
