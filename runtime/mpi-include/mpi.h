@@ -42,6 +42,7 @@ typedef TMPI_Status MPI_Status;
 typedef TMPI_User_function MPI_User_function;
 typedef TMPI_User_function_c MPI_User_function_c;
 typedef TMPI_Win MPI_Win;
+typedef TMPI_Session MPI_Session;
 typedef TMPI_File MPI_File;
 typedef TMPI_Message MPI_Message;
 typedef TMPI_Fint MPI_Fint;
@@ -52,6 +53,7 @@ typedef TMPI_T_pvar_session MPI_T_pvar_session;
 typedef TMPI_Comm_errhandler_function MPI_Comm_errhandler_function;
 typedef TMPI_File_errhandler_function MPI_File_errhandler_function;
 typedef TMPI_Win_errhandler_function MPI_Win_errhandler_function;
+typedef TMPI_Session_errhandler_function MPI_Session_errhandler_function;
 typedef TMPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef TMPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef TMPI_Win_errhandler_function MPI_Win_errhandler_fn;
@@ -144,6 +146,7 @@ typedef TMPI_Datarep_conversion_function MPI_Datarep_conversion_function;
 
 /* windows, files, info, datatypes decoding, tools (MPI 3.1) */
 #define MPI_WIN_NULL TMPI_WIN_NULL
+#define MPI_SESSION_NULL TMPI_SESSION_NULL
 #define MPI_FILE_NULL TMPI_FILE_NULL
 #define MPI_MESSAGE_NULL TMPI_MESSAGE_NULL
 #define MPI_MESSAGE_NO_PROC TMPI_MESSAGE_NO_PROC
@@ -287,6 +290,7 @@ typedef TMPI_Datarep_conversion_function MPI_Datarep_conversion_function;
 #define MPI_ERR_SPAWN TMPI_ERR_SPAWN
 #define MPI_ERR_UNSUPPORTED_DATAREP TMPI_ERR_UNSUPPORTED_DATAREP
 #define MPI_ERR_WIN TMPI_ERR_WIN
+#define MPI_ERR_SESSION TMPI_ERR_SESSION
 #define MPI_T_ERR_MEMORY TMPI_T_ERR_MEMORY
 #define MPI_T_ERR_NOT_INITIALIZED TMPI_T_ERR_NOT_INITIALIZED
 #define MPI_T_ERR_CANNOT_INIT TMPI_T_ERR_CANNOT_INIT

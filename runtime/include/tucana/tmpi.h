@@ -30,6 +30,7 @@ typedef int TMPI_Win;
 typedef int TMPI_File;
 typedef int TMPI_Message;
 typedef int TMPI_Fint;
+typedef int TMPI_Session; /* MPI 4.0 sessions (mpi/session.cc) */
 typedef struct tmpi_t_enum *TMPI_T_enum;
 typedef struct tmpi_t_cvar_handle *TMPI_T_cvar_handle;
 typedef struct tmpi_t_pvar_handle *TMPI_T_pvar_handle;
@@ -51,6 +52,7 @@ typedef struct TMPI_Status {
 typedef void TMPI_Comm_errhandler_function(TMPI_Comm *comm, int *code, ...);
 typedef void TMPI_File_errhandler_function(TMPI_File *file, int *code, ...);
 typedef void TMPI_Win_errhandler_function(TMPI_Win *win, int *code, ...);
+typedef void TMPI_Session_errhandler_function(TMPI_Session *session, int *code, ...);
 typedef void TMPI_Handler_function(TMPI_Comm *comm, int *code, ...);
 typedef int TMPI_Comm_copy_attr_function(TMPI_Comm oldcomm, int keyval, void *extra_state,
                                          void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -87,6 +89,7 @@ typedef int TMPI_Datarep_conversion_function(void *userbuf, TMPI_Datatype dataty
 #define TMPI_ERRORS_RETURN ((TMPI_Errhandler)2)
 #define TMPI_GROUP_EMPTY ((TMPI_Group)1)
 #define TMPI_WIN_NULL ((TMPI_Win)0)
+#define TMPI_SESSION_NULL ((TMPI_Session)0)
 #define TMPI_FILE_NULL ((TMPI_File)0)
 #define TMPI_MESSAGE_NULL ((TMPI_Message)0)
 #define TMPI_MESSAGE_NO_PROC ((TMPI_Message)1)
@@ -342,6 +345,7 @@ enum tmpi_error_classes {
   TMPI_ERR_SPAWN,
   TMPI_ERR_UNSUPPORTED_DATAREP,
   TMPI_ERR_WIN,
+  TMPI_ERR_SESSION,
   /* returned by the MPI_T_ functions, which never call an error handler */
   TMPI_T_ERR_MEMORY,
   TMPI_T_ERR_NOT_INITIALIZED,

@@ -1,4 +1,5 @@
-// User error handlers (MPI_Comm_create_errhandler, MPI_Win_create_errhandler
+// User error handlers (MPI_Comm_create_errhandler, MPI_Win_create_errhandler,
+// MPI_File_create_errhandler, MPI_Session_create_errhandler (session.cc)
 // and the MPI-1 MPI_Errhandler_create/set/get), calling them
 // (MPI_Comm_call_errhandler, MPI_Win_call_errhandler), and error classes,
 // codes and strings the program adds (MPI_Add_error_class/code/string).
@@ -42,17 +43,17 @@ ErrorTables& tables() {
   return *t;
 }
 
-int create_handler(ErrhandlerKind kind, void* fn, TMPI_Errhandler* errhandler) {
+}  // namespace
+
+namespace tucana::mpi {
+
+int create_errhandler(ErrhandlerKind kind, void* fn, TMPI_Errhandler* errhandler) {
   ErrorTables& t = tables();
   tucana::sync::MutexLock hold(t.lock);
   t.handlers.push_back(UserHandler{kind, fn});
   *errhandler = kFirstUserHandler + static_cast<TMPI_Errhandler>(t.handlers.size()) - 1;
   return TMPI_SUCCESS;
 }
-
-}  // namespace
-
-namespace tucana::mpi {
 
 bool valid_errhandler(TMPI_Errhandler handler, ErrhandlerKind kind) {
   if (handler == TMPI_ERRORS_ARE_FATAL || handler == TMPI_ERRORS_RETURN) return true;
@@ -76,6 +77,7 @@ void call_user_errhandler(TMPI_Errhandler handler, int* object, int code) {
     case ErrhandlerKind::Comm: reinterpret_cast<TMPI_Comm_errhandler_function*>(fn)(object, &code); break;
     case ErrhandlerKind::Win: reinterpret_cast<TMPI_Win_errhandler_function*>(fn)(object, &code); break;
     case ErrhandlerKind::File: reinterpret_cast<TMPI_File_errhandler_function*>(fn)(object, &code); break;
+    case ErrhandlerKind::Session: reinterpret_cast<TMPI_Session_errhandler_function*>(fn)(object, &code); break;
   }
 }
 
@@ -106,25 +108,26 @@ extern "C" {
 
 int TMPI_Comm_create_errhandler(TMPI_Comm_errhandler_function* fn, TMPI_Errhandler* errhandler) {
   enter("MPI_Comm_create_errhandler");
-  return create_handler(ErrhandlerKind::Comm, reinterpret_cast<void*>(fn), errhandler);
+  return create_errhandler(ErrhandlerKind::Comm, reinterpret_cast<void*>(fn), errhandler);
 }
 
 int TMPI_Win_create_errhandler(TMPI_Win_errhandler_function* fn, TMPI_Errhandler* errhandler) {
   enter("MPI_Win_create_errhandler");
-  return create_handler(ErrhandlerKind::Win, reinterpret_cast<void*>(fn), errhandler);
+  return create_errhandler(ErrhandlerKind::Win, reinterpret_cast<void*>(fn), errhandler);
 }
 
 int TMPI_File_create_errhandler(TMPI_File_errhandler_function* fn, TMPI_Errhandler* errhandler) {
   enter("MPI_File_create_errhandler");
-  return create_handler(ErrhandlerKind::File, reinterpret_cast<void*>(fn), errhandler);
+  return create_errhandler(ErrhandlerKind::File, reinterpret_cast<void*>(fn), errhandler);
 }
 
 int TMPI_Errhandler_free(TMPI_Errhandler* errhandler) {
-  Entered me = enter("MPI_Errhandler_free");
+  Entered me = enter("MPI_Errhandler_free", true);  // (session handlers: before any session or MPI_Init)
   if (!errhandler || (*errhandler != TMPI_ERRORS_ARE_FATAL && *errhandler != TMPI_ERRORS_RETURN &&
                       !valid_errhandler(*errhandler, ErrhandlerKind::Comm) &&
                       !valid_errhandler(*errhandler, ErrhandlerKind::Win) &&
-                      !valid_errhandler(*errhandler, ErrhandlerKind::File)))
+                      !valid_errhandler(*errhandler, ErrhandlerKind::File) &&
+                      !valid_errhandler(*errhandler, ErrhandlerKind::Session)))
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Errhandler_free", "invalid error handler");
   *errhandler = TMPI_ERRHANDLER_NULL;
   return TMPI_SUCCESS;

@@ -91,6 +91,7 @@ const char* error_text(int code) {
     case TMPI_ERR_SPAWN: return "MPI_ERR_SPAWN: cannot spawn processes";
     case TMPI_ERR_UNSUPPORTED_DATAREP: return "MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation";
     case TMPI_ERR_WIN: return "MPI_ERR_WIN: invalid window";
+    case TMPI_ERR_SESSION: return "MPI_ERR_SESSION: invalid session";
     case TMPI_T_ERR_MEMORY: return "MPI_T_ERR_MEMORY: out of memory";
     case TMPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED: MPI_T not initialized";
     case TMPI_T_ERR_CANNOT_INIT: return "MPI_T_ERR_CANNOT_INIT: MPI_T cannot be initialized";
@@ -204,7 +205,8 @@ Subrank* entering_subrank(const char* call, bool before_init_ok) {
     Runtime::get().scheduler->end_polling();
   }
   if (!before_init_ok) {
-    if (!me->initialized) mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called before MPI_Init");
+    if (!me->initialized && me->sessions == 0)
+      mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called before MPI_Init (and outside any MPI session)");
     if (me->finalized) mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_OTHER, call, "called after MPI_Finalize");
   }
   return me;

@@ -64,8 +64,11 @@ int unsupported_call(const char* call, const char* reason, TMPI_Comm comm);
 
 // User error handlers (errhandlers.cc). A handler is valid for the kind of
 // object it was made for; calling it passes a pointer to the object's handle.
-enum class ErrhandlerKind { Comm, Win, File };
+enum class ErrhandlerKind { Comm, Win, File, Session };
 bool valid_errhandler(TMPI_Errhandler handler, ErrhandlerKind kind);
+// A new user handler for objects of `kind`, calling `fn` (of that kind's
+// function type).
+int create_errhandler(ErrhandlerKind kind, void* fn, TMPI_Errhandler* errhandler);
 void call_user_errhandler(TMPI_Errhandler handler, int* object, int code);
 // Error classes and codes the program added: the text ("" when none was
 // set; null when `code` was not added) and the class (-1: not added).

@@ -61,6 +61,9 @@ struct Subrank {
   bool finished = false;
   int exit_code = 0;
   int thread_level = TMPI_THREAD_SINGLE;
+  // Its MPI sessions open now (mpi/session.cc): with one, its MPI calls are
+  // allowed before MPI_Init. Its own fiber only.
+  int sessions = 0;
   // The value MPI_Comm_get_attr(MPI_LASTUSEDCODE) points to: the subrank's
   // own, as another subrank may read its own at the same time.
   int last_used_code_attr = 0;
