@@ -9,7 +9,7 @@
 #   --work DIR        where the sources are copied, built and run (outside the
 #                     project); results land in DIR/results-<layout>.tsv
 #   --dirs LIST       test folders, comma separated (default: pt2pt,coll,comm,
-#                     datatype,group,topo,init,attr,errhan,info,rma,io)
+#                     datatype,group,topo,init,attr,errhan,info,rma,io,session)
 #   --build B         native | tucana | both (default: what --layout needs,
 #                     or both)
 #   --layout L        native | shared | single, or a comma list (default:
@@ -392,7 +392,7 @@ recollate() {
 
 # ---------------------------------------------------------------------------
 # Options
-mpich_src="" work="" dirs="pt2pt,coll,comm,datatype,group,topo,init,attr,errhan,info,rma,io"
+mpich_src="" work="" dirs="pt2pt,coll,comm,datatype,group,topo,init,attr,errhan,info,rma,io,session"
 build="" layouts="" tests="" timeout=60 max_timeout=300 relink=0 summary_only=0
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
