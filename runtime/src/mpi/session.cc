@@ -95,6 +95,16 @@ TMPI_Comm pset_comm(const char* name) {
   return TMPI_COMM_NULL;
 }
 
+// pset_comm(name) into *comm, or an MPI_ERR_ARG of session `s` for a name
+// that is not a process set.
+int pset_comm_of(Subrank* me, TMPI_Session handle, Session* s, const char* name, const char* call,
+                 TMPI_Comm* comm) {
+  *comm = pset_comm(name);
+  if (*comm != TMPI_COMM_NULL) return TMPI_SUCCESS;
+  return session_error(me, handle, s, TMPI_ERR_ARG, call,
+                       "unknown process set (Tucana has \"mpi://WORLD\" and \"mpi://SELF\")");
+}
+
 const char* thread_level_name(int level) {
   switch (level) {
     case TMPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
@@ -214,10 +224,8 @@ int TMPI_Session_get_info(TMPI_Session session, TMPI_Info* info_used) {
 
 int TMPI_Session_get_pset_info(TMPI_Session session, const char* pset_name, TMPI_Info* info) {
   TMPI_SESSION_CALL("MPI_Session_get_pset_info", session);
-  TMPI_Comm comm = pset_comm(pset_name);
-  if (comm == TMPI_COMM_NULL)
-    return session_error(me, session, s, TMPI_ERR_ARG, call_name,
-                         "unknown process set (Tucana has \"mpi://WORLD\" and \"mpi://SELF\")");
+  TMPI_Comm comm;
+  if (int err = pset_comm_of(me, session, s, pset_name, call_name, &comm)) return err;
   if (!info) return session_error(me, session, s, TMPI_ERR_ARG, call_name, "null info pointer");
   int size = 0;
   if (int err = TMPI_Comm_size(comm, &size)) return err;
@@ -227,10 +235,8 @@ int TMPI_Session_get_pset_info(TMPI_Session session, const char* pset_name, TMPI
 
 int TMPI_Group_from_session_pset(TMPI_Session session, const char* pset_name, TMPI_Group* newgroup) {
   TMPI_SESSION_CALL("MPI_Group_from_session_pset", session);
-  TMPI_Comm comm = pset_comm(pset_name);
-  if (comm == TMPI_COMM_NULL)
-    return session_error(me, session, s, TMPI_ERR_ARG, call_name,
-                         "unknown process set (Tucana has \"mpi://WORLD\" and \"mpi://SELF\")");
+  TMPI_Comm comm;
+  if (int err = pset_comm_of(me, session, s, pset_name, call_name, &comm)) return err;
   if (!newgroup) return session_error(me, session, s, TMPI_ERR_ARG, call_name, "null group pointer");
   return TMPI_Comm_group(comm, newgroup);
 }
