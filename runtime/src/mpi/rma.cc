@@ -141,26 +141,21 @@ using Blocks = std::vector<std::int64_t>;  // offset, length, offset, length, ..
 // The bytes `count` elements of `map` cover at byte offset `at`, adjacent
 // blocks merged.
 void append_blocks(const TypeMap& map, int count, std::int64_t at, Blocks* out) {
-  if (map.size == 0) return;
-  if (map.contiguous()) {  // one block, whatever the count (not one per element)
-    std::int64_t len = static_cast<std::int64_t>(count) * map.extent();
+  auto add = [out](std::int64_t off, std::int64_t len) {
     if (!len) return;
-    if (!out->empty() && (*out)[out->size() - 2] + out->back() == at)
+    if (!out->empty() && (*out)[out->size() - 2] + out->back() == off)
       out->back() += len;
     else
-      out->push_back(at), out->push_back(len);
+      out->push_back(off), out->push_back(len);
+  };
+  if (map.size == 0) return;
+  if (map.contiguous()) {  // one block, whatever the count (not one per element)
+    add(at, static_cast<std::int64_t>(count) * map.extent());
     return;
   }
   for (int i = 0; i < count; ++i) {
     std::int64_t first = at + static_cast<std::int64_t>(i) * map.extent();
-    for (const Block& b : map.blocks) {
-      if (!b.length) continue;
-      std::int64_t off = first + b.offset, len = static_cast<std::int64_t>(b.length);
-      if (!out->empty() && (*out)[out->size() - 2] + out->back() == off)
-        out->back() += len;
-      else
-        out->push_back(off), out->push_back(len);
-    }
+    for (const Block& b : map.blocks) add(first + b.offset, static_cast<std::int64_t>(b.length));
   }
 }
 
