@@ -65,7 +65,7 @@ out=${1:-$root/docs/mpi-support.md}
   echo
   echo "| call | group |"
   echo "|---|---|"
-  awk '/^\/\* .*\*\/$/ { sub(/^\/\* /, ""); sub(/ \*\/$/, ""); sub(/ \(.*/, ""); group = $0 }
+  awk '/^TMPI_GROUP\(/ { group = $0; sub(/^[^"]*"/, "", group); sub(/".*/, "", group) }
        /^TMPI_FN\(/ { n = $0; sub(/^TMPI_FN\(/, "", n); sub(/,.*/, "", n); note = ""
                       if (match($0, /\/\* note: .*\*\/$/)) note = "; " substr($0, RSTART + 9, RLENGTH - 12)
                       printf "| `MPI_%s` | %s%s |\n", n, group, note }

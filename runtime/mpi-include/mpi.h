@@ -354,10 +354,10 @@ enum tmpi_user_ops {
 
 /* Supported functions: MPI_X bound to TMPI_X (the runtime's weak entry, which
  * a tool may replace), PMPI_X to PTMPI_X (the implementation). */
-#define TMPI_FN(NAME, PARAMS)                                                  \
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE)                                      \
   int MPI_##NAME PARAMS __asm__("TMPI_" #NAME);                                \
   int PMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
-#define TMPI_FN_R(RET, NAME, PARAMS)                                           \
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE)                               \
   RET MPI_##NAME PARAMS __asm__("TMPI_" #NAME);                                \
   RET PMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
 #include <tucana/tmpi_functions.def>

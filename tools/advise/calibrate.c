@@ -14,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The runtime's alltoall switch (kSmallAlltoallBlock): the short-message
+ * formula of the model holds up to it. */
+#define TMPI_THRESHOLD(NAME, BYTES, WHAT) enum { k##NAME = BYTES };
+#include <tucana/tmpi_collective_thresholds.def>
+#undef TMPI_THRESHOLD
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -120,9 +126,9 @@ int main(int argc, char **argv)
         int len;
         MPI_Get_processor_name(host, &len);
         fprintf(f, "{\"format\":\"tucana-advise-calibration-1\",\"host\":\"%s\",\"ranks\":%d,"
-                   "\"alpha_s\":%.6g,\"beta_s_per_byte\":%.6g,\"alltoall_short_max_bytes\":256,\n"
+                   "\"alpha_s\":%.6g,\"beta_s_per_byte\":%.6g,\"alltoall_short_max_bytes\":%d,\n"
                    "\"pingpong\":[",
-                host, size, alpha, beta);
+                host, size, alpha, beta, (int)kSmallAlltoallBlock);
         for (int s = 0; s < kSizes; s++)
             fprintf(f, "%s{\"bytes\":%d,\"one_way_s\":%.6g,\"model_s\":%.6g}", s ? "," : "", sizes[s],
                     times[s], alpha + beta * sizes[s]);

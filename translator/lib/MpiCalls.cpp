@@ -12,9 +12,11 @@ struct Entry {
   MpiCallInfo info;
 };
 const Entry kCalls[] = {
-#define TUCANA_MPI_CALL(NAME, ROLE, NOTE) {#NAME, MpiCallInfo{MpiRole::ROLE, NOTE}},
-#include "tucana/translate/MpiCalls.def"
-#undef TUCANA_MPI_CALL
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE) {"MPI_" #NAME, MpiCallInfo{MpiRole::ROLE, NOTE}},
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE) TMPI_FN(NAME, PARAMS, ROLE, NOTE)
+#include "tucana/tmpi_functions.def"
+#undef TMPI_FN_R
+#undef TMPI_FN
 };
 }  // namespace
 
@@ -24,7 +26,7 @@ MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known) {
     for (const Entry& e : kCalls) t[e.name] = e.info;
     return t;
   }();
-  assert(table.size() == sizeof kCalls / sizeof kCalls[0] && "MpiCalls.def names a call twice");
+  assert(table.size() == sizeof kCalls / sizeof kCalls[0] && "tmpi_functions.def names a call twice");
   auto it = table.find(name);
   if (known) *known = it != table.end();
   return it == table.end() ? MpiCallInfo{MpiRole::Local, ""} : it->second;
@@ -32,12 +34,14 @@ MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known) {
 
 namespace {
 
-// Every name of the table as an enumerator: a TUCANA_MPI_ARGS row naming a
-// call that is not a TUCANA_MPI_CALL row (a typo) does not compile.
+// Every name of the table as an enumerator: a TMPI_ARGS row naming a call
+// that is not a TMPI_FN row (a typo) does not compile.
 enum class Fn {
-#define TUCANA_MPI_CALL(NAME, ROLE, NOTE) NAME,
-#include "tucana/translate/MpiCalls.def"
-#undef TUCANA_MPI_CALL
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE) NAME,
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE) NAME,
+#include "tucana/tmpi_functions.def"
+#undef TMPI_FN_R
+#undef TMPI_FN
   none
 };
 
@@ -61,10 +65,14 @@ MpiBufferArg inout_arg(int buf, int count, int type) {
 }
 
 MpiCallArgs args_row(const char* name, const char* nb, const char* nb2, Kind kind, int comm, int status, int request,
-                     std::vector<MpiBufferArg> buffers, std::vector<int> arrays) {
+                     std::vector<MpiBufferArg> buffers, std::vector<int> arrays, const char* sb_post) {
   MpiCallArgs c;
-  auto named = [](const char* n) { return llvm::StringRef(n) == "none" ? nullptr : n; };
-  c.name = name, c.nonblocking = named(nb), c.nonblocking2 = named(nb2);
+  // "none" (MPI_none for the counterparts): the column is empty.
+  auto named = [](const char* n) {
+    llvm::StringRef s(n);
+    return s == "none" || s == "MPI_none" ? nullptr : n;
+  };
+  c.name = name, c.nonblocking = named(nb), c.nonblocking2 = named(nb2), c.sb_post = named(sb_post);
   c.collective = kind == Kind::Collective || kind == Kind::RootedCollective;
   c.rooted = kind == Kind::RootedCollective;
   c.post = kind == Kind::Post;
@@ -76,20 +84,24 @@ MpiCallArgs args_row(const char* name, const char* nb, const char* nb2, Kind kin
 
 std::vector<MpiCallArgs> args_table() {
   std::vector<MpiCallArgs> t;
-#define TUCANA_SEND(...) send_arg(__VA_ARGS__)
-#define TUCANA_RECV(...) recv_arg(__VA_ARGS__)
-#define TUCANA_INOUT(...) inout_arg(__VA_ARGS__)
+#define TMPI_SEND(...) send_arg(__VA_ARGS__)
+#define TMPI_RECV(...) recv_arg(__VA_ARGS__)
+#define TMPI_INOUT(...) inout_arg(__VA_ARGS__)
 #define TUCANA_LIST(...) {__VA_ARGS__}
-#define TUCANA_MPI_ARGS(NAME, NB, NB2, KIND, COMM, STATUS, REQUEST, BUFFERS, ARRAYS)                                  \
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE)
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE)
+#define TMPI_ARGS(NAME, NB, NB2, KIND, COMM, STATUS, REQUEST, BUFFERS, ARRAYS, SB_POST)                               \
   (void)Fn::NAME, (void)Fn::NB, (void)Fn::NB2;                                                                       \
-  t.push_back(args_row(#NAME, #NB, #NB2, Kind::KIND, COMM, STATUS, REQUEST,                                            \
-                       std::vector<MpiBufferArg> TUCANA_LIST BUFFERS, std::vector<int> TUCANA_LIST ARRAYS));
-#include "tucana/translate/MpiCalls.def"
-#undef TUCANA_MPI_ARGS
+  t.push_back(args_row("MPI_" #NAME, "MPI_" #NB, "MPI_" #NB2, Kind::KIND, COMM, STATUS, REQUEST,                       \
+                       std::vector<MpiBufferArg> TUCANA_LIST BUFFERS, std::vector<int> TUCANA_LIST ARRAYS, #SB_POST));
+#include "tucana/tmpi_functions.def"
+#undef TMPI_ARGS
+#undef TMPI_FN_R
+#undef TMPI_FN
 #undef TUCANA_LIST
-#undef TUCANA_INOUT
-#undef TUCANA_RECV
-#undef TUCANA_SEND
+#undef TMPI_INOUT
+#undef TMPI_RECV
+#undef TMPI_SEND
   return t;
 }
 
@@ -102,7 +114,7 @@ const MpiCallArgs* mpi_call_args(llvm::StringRef name) {
     for (const MpiCallArgs& c : table) m[c.name] = &c;
     return m;
   }();
-  assert(index.size() == table.size() && "MpiCalls.def gives the arguments of a call twice");
+  assert(index.size() == table.size() && "tmpi_functions.def gives the arguments of a call twice");
   auto it = index.find(name);
   return it == index.end() ? nullptr : it->second;
 }

@@ -885,17 +885,20 @@ void Analyzer::check_calls(const Stmt* stmt, RegionRole role, const std::string&
     // The blocking calls of receive and send regions become posts when what
     // they write or read outlives the region and nothing later in the
     // region touches it (docs/annotations.md, "Blocking calls").
-    const char* replacement = nullptr;
-    std::vector<unsigned> buffers;
-    if (callee == "MPI_Recv" && receive) replacement = "tucana_sb_recv", buffers = {0, 6};
-    if (callee == "MPI_Send" && send) replacement = "tucana_sb_send", buffers = {0};
-    if (callee == "MPI_Sendrecv" && receive) replacement = "tucana_sb_sendrecv", buffers = {0, 5, 11};
-    if (!replacement || loc.isMacroID() || call->getCallee()->getBeginLoc().isMacroID()) continue;
+    // The call table names the posting form (TMPI_ARGS's SB_POST column); a
+    // call that receives is posted in receive regions, a send in send regions.
+    const MpiCallArgs* args = mpi_call_args(callee);
+    if (!args || !args->sb_post || !(info.receives() ? receive : send)) continue;
+    if (loc.isMacroID() || call->getCallee()->getBeginLoc().isMacroID()) continue;
+    // What the posted call writes or reads later: its buffers and its status.
+    std::vector<int> outliving;
+    for (const MpiBufferArg& b : args->buffers) outliving.push_back(b.buf);
+    if (args->status >= 0) outliving.push_back(args->status);
     unsigned begin = offset(region->getBeginLoc()), end = end_offset(region);
     bool ok = true;
-    for (unsigned b : buffers)
-      if (b < call->getNumArgs()) ok = ok && outlives_region(call->getArg(b), begin, end, call, region);
-    if (ok) out->push_back({call, replacement});
+    for (int b : outliving)
+      if (unsigned(b) < call->getNumArgs()) ok = ok && outlives_region(call->getArg(b), begin, end, call, region);
+    if (ok) out->push_back({call, args->sb_post});
   }
 }
 

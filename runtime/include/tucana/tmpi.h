@@ -372,8 +372,8 @@ enum tmpi_error_classes {
  * PMPI_X calls PTMPI_X: a tool that defines MPI_X replaces the weak entry and
  * reaches Tucana through PMPI_X, as with any MPI library. Inside the runtime a
  * call to TMPI_X is a call to PTMPI_X, never to a tool's wrapper. */
-#define TMPI_FN(NAME, PARAMS) int TMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
-#define TMPI_FN_R(RET, NAME, PARAMS) RET TMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE) int TMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE) RET TMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
 #define TMPI_UNSUPPORTED(NAME, PARAMS, HANDLE, REASON) int TMPI_##NAME PARAMS __asm__("PTMPI_" #NAME);
 #include "tmpi_functions.def"
 #include "tmpi_unsupported.def"

@@ -30,11 +30,6 @@
 namespace tucana::mpi {
 
 namespace {
-// Size-based switches (bytes of the whole buffer).
-constexpr std::size_t kLargeBcast = 64 * 1024;
-constexpr std::size_t kLargeAllreduce = 64 * 1024;
-constexpr std::size_t kLargeAllgather = 64 * 1024;
-
 std::size_t sz(int i) { return static_cast<std::size_t>(i); }
 
 // The byte range of part `i` when `total` is split in `parts`.

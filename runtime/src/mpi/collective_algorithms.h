@@ -14,6 +14,12 @@
 
 namespace tucana::mpi {
 
+// The sizes at which the collectives switch algorithm (kLargeBcast, ...):
+// one table, which tucana-advise's cost model reads too.
+#define TMPI_THRESHOLD(NAME, BYTES, WHAT) constexpr std::size_t k##NAME = BYTES;
+#include <tucana/tmpi_collective_thresholds.def>
+#undef TMPI_THRESHOLD
+
 void barrier(Collective& c);
 void bcast(Collective& c, void* buf, std::size_t bytes, int root);
 // Reduces every rank's `sendbuf` to `recvbuf` at `root` (recvbuf may be null

@@ -26,9 +26,6 @@
 namespace tucana::mpi {
 
 namespace {
-// Size-based switch (bytes of one block): Bruck's alltoall up to this.
-constexpr std::size_t kSmallAlltoallBlock = 256;
-
 std::size_t sz(int i) { return static_cast<std::size_t>(i); }
 }  // namespace
 

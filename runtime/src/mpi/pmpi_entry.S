@@ -25,8 +25,8 @@
   TMPI_JUMP(PTMPI_##NAME);                                                     \
   .size TMPI_##NAME, . - TMPI_##NAME;
 
-#define TMPI_FN(NAME, PARAMS) TMPI_WEAK_ENTRY(NAME)
-#define TMPI_FN_R(RET, NAME, PARAMS) TMPI_WEAK_ENTRY(NAME)
+#define TMPI_FN(NAME, PARAMS, ROLE, NOTE) TMPI_WEAK_ENTRY(NAME)
+#define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE) TMPI_WEAK_ENTRY(NAME)
 #define TMPI_UNSUPPORTED(NAME, PARAMS, HANDLE, REASON) TMPI_WEAK_ENTRY(NAME)
 #include <tucana/tmpi_functions.def>
 #include <tucana/tmpi_unsupported.def>

@@ -70,7 +70,7 @@ void register_cco_pragmas(clang::Preprocessor& pp, PragmaList& out);
 
 // ---------------------------------------------------------------- MPI calls
 // The argument roles of the calls that communicate are the translator's
-// table (MpiCalls.def, TUCANA_MPI_ARGS rows).
+// table (runtime/include/tucana/tmpi_functions.def, TMPI_ARGS rows).
 using SizeKind = translate::MpiSize;
 using BufferArg = translate::MpiBufferArg;
 using CommSpec = translate::MpiCallArgs;

@@ -1,5 +1,6 @@
-// The role of each MPI call inside a region (table: MpiCalls.def, the
-// runtime's function list with a role per function).
+// The role of each MPI call inside a region, and the argument positions of
+// the calls that communicate: views of the MPI call table,
+// runtime/include/tucana/tmpi_functions.def (its TMPI_FN and TMPI_ARGS rows).
 #pragma once
 
 #include <vector>
@@ -31,8 +32,8 @@ struct MpiCallInfo {
 MpiCallInfo classify_mpi_call(llvm::StringRef name, bool* known = nullptr);
 
 // ---------------------------------------------------------------- arguments
-// The argument roles of the calls that communicate (TUCANA_MPI_ARGS rows of
-// MpiCalls.def), for tucana-cco.
+// The argument roles of the calls that communicate (TMPI_ARGS rows of the
+// table), for tucana-cco and the superblock translation.
 
 enum class MpiSize { None, One, TimesSize, V };
 
@@ -53,6 +54,9 @@ struct MpiCallArgs {
   bool rooted = false;  // Reduce/Gather/Scatter/Bcast: buffers matter at some ranks only
   bool post = false;    // Isend/Irecv...: a post completed by a wait
   bool wait = false;    // Wait/Waitall
+  // The runtime's posting form a superblock region calls instead of this
+  // blocking call (tucana_sb_recv ...); nullptr: none.
+  const char* sb_post = nullptr;
   int comm = -1, status = -1, request = -1;
   std::vector<MpiBufferArg> buffers;
   std::vector<int> read_arrays;  // count/displacement arrays, read until completion
