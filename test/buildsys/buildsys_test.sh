@@ -34,7 +34,9 @@ version=$(head -n 1 "$root/VERSION")
 check "cmake --install" cmake --install "$build" --prefix "$work/stage"
 mv "$work/stage" "$work/prefix"
 prefix=$work/prefix
-for tool in tucanacc tucanacxx tucana-run tucana-translate; do
+# (tucana-advise reads the runtime's MPI call table and collective switch
+# sizes from the prefix as it starts.)
+for tool in tucanacc tucanacxx tucana-run tucana-translate tucana-advise; do
   check "$tool --version from the moved prefix" contains "$version" "$prefix/bin/$tool" --version
 done
 for page in tucanacc tucana-run tucana-translate; do
@@ -44,6 +46,7 @@ check "CMake package installed" test -f "$prefix/lib/cmake/Tucana/TucanaConfig.c
 check "-showme:compile names the moved prefix" contains "-I$prefix/include/tucana/mpi" "$prefix/bin/tucanacc" -showme:compile
 check "-showme:link names the moved prefix" contains "-L$prefix/lib" "$prefix/bin/tucanacc" -showme:link
 check "no tool names the build tree" lacks "$build|$work/stage" cat "$prefix/bin/tucanacc" "$prefix/bin/tucana-run" \
+  "$prefix/bin/tucana-advise" \
   "$prefix/lib/cmake/Tucana/TucanaConfig.cmake" "$prefix/lib/cmake/Tucana/TucanaTargets.cmake" \
   "$prefix/lib/cmake/Tucana/TucanaTargets-"*.cmake
 
