@@ -6,7 +6,7 @@
 // (plain mpicc included) and a main() inside a static library link as they
 // are; nothing is renamed in the objects.
 
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
 // The OMPT tool (omp/ompt.cc): nothing in a program refers to it, so this

@@ -1,5 +1,5 @@
 // Unit tests of the runtime side of privatized globals (tucana/privatize.h,
-// runtime/src/mpi/privatize.cc) and of per-fiber errno (fiber::switch_context):
+// runtime/src/core/privatize.cc) and of per-fiber errno (fiber::switch_context):
 // copies of the image, tucana_priv_delta on fibers of a subrank and outside
 // them, the initializers' order, the atexit lists, and errno across switches
 // on 1, 2 and 4 workers (fibers stolen by other workers).
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "harness.h"
-#include "mpi/privatize.h"
-#include "mpi/runtime.h"
+#include "core/privatize.h"
+#include "core/runtime.h"
 
 // Privatized variables of this program, as the translator would emit them:
 // the linker gathers them into the image [__start_tucana_priv, __stop_tucana_priv).

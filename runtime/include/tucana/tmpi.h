@@ -30,7 +30,7 @@ typedef int TMPI_Win;
 typedef int TMPI_File;
 typedef int TMPI_Message;
 typedef int TMPI_Fint;
-typedef int TMPI_Session; /* MPI 4.0 sessions (mpi/session.cc) */
+typedef int TMPI_Session; /* MPI 4.0 sessions (mpi/comm/session.cc) */
 typedef struct tmpi_t_enum *TMPI_T_enum;
 typedef struct tmpi_t_cvar_handle *TMPI_T_cvar_handle;
 typedef struct tmpi_t_pvar_handle *TMPI_T_pvar_handle;

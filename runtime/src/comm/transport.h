@@ -183,7 +183,7 @@ class Transport {
   // thread (Progress::kWorker), counted before the queuing thread wakes it.
   const std::atomic<int>& in_flight() const { return in_flight_; }
 
-  // --- for the deadlock detector (mpi/deadlock.cc) ---
+  // --- for the deadlock detector (core/deadlock.cc) ---
   // Real messages this process has sent (data and acknowledgements, counted
   // when posted, or when queued for the communication thread) and received (counted when MPI hands them over: matched by
   // MPI_Improbe, or an acknowledgement received). Their sums over all
@@ -289,7 +289,7 @@ class Transport {
 // (kMinUserTagBits and kMaxContextBits: comm/tag_encoding.h)
 // Context ids that may travel between processes, at most: enough real
 // communicators are made at start-up for this many (the virtual MPI's own
-// limit, mpi/communicator.h's kMaxContexts, is the same), but no more than
+// limit, mpi/comm/communicator.h's kMaxContexts, is the same), but no more than
 // kMaxDataComms of them.
 constexpr int kMaxRemoteContexts = 8192;
 constexpr int kMaxDataComms = 64;

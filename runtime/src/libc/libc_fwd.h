@@ -1,4 +1,4 @@
-// What mpi/runtime.h needs to hold a subrank's libc state (libc_state.h).
+// What core/runtime.h needs to hold a subrank's libc state (libc_state.h).
 #pragma once
 
 namespace tucana::libc {

@@ -7,7 +7,7 @@
 #include <cassert>
 #include <cstring>
 
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 #include "omp/threads.h"
 
 namespace tucana::libc {

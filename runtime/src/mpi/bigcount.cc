@@ -24,10 +24,10 @@
 #include <cstring>
 #include <vector>
 
-#include "mpi/communicator.h"
-#include "mpi/datatype.h"
+#include "mpi/comm/communicator.h"
+#include "mpi/datatype/datatype.h"
 #include "mpi/errors.h"
-#include "mpi/typemap.h"
+#include "mpi/datatype/typemap.h"
 
 using namespace tucana::mpi;
 
@@ -562,7 +562,7 @@ int TMPI_Pack_external_size_c(const char* datarep, TMPI_Count incount, TMPI_Data
 int TMPI_Op_create_c(TMPI_User_function_c* function, int commute, TMPI_Op* op) {
   enter("MPI_Op_create_c");
   // Kept as the int form's function type; Reduction::call_user calls it
-  // back as what it is (collective.cc).
+  // back as what it is (coll/framework.cc).
   *op = create_user_op(reinterpret_cast<TMPI_User_function*>(function), commute != 0, true);
   return TMPI_SUCCESS;
 }

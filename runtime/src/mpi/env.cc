@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "mpi/attributes.h"
-#include "mpi/datatype.h"
+#include "mpi/datatype/datatype.h"
 #include "mpi/errors.h"
-#include "mpi/rma.h"
+#include "mpi/rma/rma.h"
 #include "tasks/task.h"
 
 using namespace tucana;

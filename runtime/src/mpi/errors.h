@@ -4,7 +4,7 @@
 #include <tucana/tmpi.h>
 
 #include "fiber/keep_errno.h"
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 #include "sync/mutex.h"
 
 namespace tucana::mpi {
@@ -53,7 +53,7 @@ void note_polling(Subrank* me, const BlockedIn& what);
 // Guards a polling subrank's Subrank::blocked: it rewrites it at each of its
 // MPI calls (enter() clears it, note_polling sets it again) while the
 // deadlock report may read it on another worker. Taken by those two and by
-// blocked_subrank_lines (mpi/deadlock.h), nowhere else.
+// blocked_subrank_lines (core/deadlock.h), nowhere else.
 sync::Mutex& polling_mutex();
 
 // A call of `call`, which Tucana declares but does not run: prints

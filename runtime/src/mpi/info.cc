@@ -12,7 +12,7 @@
 
 #include "mpi/errors.h"
 #include "mpi/info.h"
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 #include "sync/mutex.h"
 
 using namespace tucana::mpi;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "comm/messenger.h"
-#include "mpi/runtime.h"
-#include "mpi/typemap.h"
+#include "core/runtime.h"
+#include "mpi/datatype/typemap.h"
 #include "regions/superblock_run.h"
 
 // The type behind TMPI_Request (declared in the global namespace by tmpi.h):

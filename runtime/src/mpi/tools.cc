@@ -7,7 +7,7 @@
 
 #include <atomic>
 
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 
 namespace {
 // MPI_T_init_thread minus MPI_T_finalize: each subrank's own (a rank's

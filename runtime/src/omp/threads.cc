@@ -4,7 +4,7 @@
 #include <cassert>
 
 #include "libc/libc_state.h"
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 #include "sched/worker.h"
 
 namespace tucana::omp {

@@ -104,7 +104,7 @@ void Scheduler::spawn_transient(const TransientSpec& spec) {
       }
     }
     if (!f) {
-      // (Each pool's stacks have their own option: runtime/src/mpi/nonblocking.cc, tasks/task.cc.)
+      // (Each pool's stacks have their own option: runtime/src/mpi/coll/nonblocking.cc, tasks/task.cc.)
       transient_all_.push_back(std::make_unique<Fiber>(
           spec.entry, spec.arg, spec.stack_size, pool ? "task fiber" : "helper fiber",
           pool ? "give a larger size with --task-stack-size or TUCANA_TASK_STACK_SIZE"

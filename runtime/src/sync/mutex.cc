@@ -35,7 +35,7 @@ __thread HeldLocks t_held;
 
 namespace {
 // Straight to the descriptor: printf to stderr may take a subrank's output
-// lock (mpi/output.cc), which could be the very lock being reported.
+// lock (core/output.cc), which could be the very lock being reported.
 void put(const char* text) {
   std::size_t n = std::strlen(text);
   while (n > 0) {

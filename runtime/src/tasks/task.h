@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "fiber/fiber.h"
-#include "mpi/runtime.h"
+#include "core/runtime.h"
 #include "sync/mutex.h"
 
 namespace tucana::regions {

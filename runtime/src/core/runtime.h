@@ -1,0 +1,186 @@
+// The process-wide state of the virtual MPI: configuration, layout, the
+// transport, the messenger, the scheduler, and the subranks of this process.
+#pragma once
+
+#include <tucana/tmpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/layout.h"
+#include "comm/messenger.h"
+#include "comm/transport.h"
+#include "config.h"
+#include "libc/libc_fwd.h"
+#include "mpi/comm/communicator.h"
+#include "core/output.h"
+#include "core/privatize.h"
+#include "sched/scheduler.h"
+#include "sync/mutex.h"
+
+namespace tucana::regions {
+class SuperblockRun;
+struct Instance;
+}  // namespace tucana::regions
+
+namespace tucana::tasks {
+struct RankTasks;
+struct RankTasksDeleter {
+  void operator()(RankTasks* t) const;  // tasks/task.cc
+};
+}  // namespace tucana::tasks
+
+namespace tucana::mpi {
+
+class DeadlockDetector;
+
+// What a blocked subrank waits in, for the deadlock report.
+struct BlockedIn {
+  const char* call = nullptr;   // the MPI call the program made, e.g. "MPI_Waitall"
+  const char* op = nullptr;     // the operation it waits for, e.g. "MPI_Irecv" (may equal call)
+  const char* peer_label = "source";  // "source" or "dest"; null: a collective (no peer)
+  int peer = 0;                 // rank in `comm` (or MPI_ANY_SOURCE / MPI_PROC_NULL)
+  int tag = 0;
+  TMPI_Comm comm = TMPI_COMM_NULL;
+  const char* note = nullptr;   // free text instead of the fields above (superblocks)
+};
+
+struct Subrank {
+  // Its copy of the privatized variables: the distance from their image
+  // (tucana_priv_delta), and its tucana_priv_atexit calls (core/privatize.h).
+  std::ptrdiff_t priv_delta = 0;
+  AtexitList priv_atexit;
+  int world = 0;   // rank in MPI_COMM_WORLD
+  int local = 0;   // index within this process
+  int worker = 0;
+  fiber::Fiber* fiber = nullptr;
+  bool initialized = false;
+  bool finalized = false;
+  bool finished = false;
+  int exit_code = 0;
+  int thread_level = TMPI_THREAD_SINGLE;
+  // Its MPI sessions open now (mpi/comm/session.cc): with one, its MPI calls are
+  // allowed before MPI_Init. Its own fiber only.
+  int sessions = 0;
+  // The value MPI_Comm_get_attr(MPI_LASTUSEDCODE) points to: the subrank's
+  // own, as another subrank may read its own at the same time.
+  int last_used_code_attr = 0;
+  int mpi_t_initialized = 0;  // MPI_T_init_thread minus MPI_T_finalize (mpi/tools.cc)
+  bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
+  // It has sent or received a point-to-point message of another process
+  // (written by its own fiber): a boundary subrank (ready_priority).
+  bool talks_remote = false;
+  BlockedIn blocked;   // valid while blocked.call != nullptr
+  Handles handles;   // communicators and groups
+  // MPI_Buffer_attach's buffer, and how much of it buffered sends in flight
+  // take (they complete on any thread).
+  void* bsend_buffer = nullptr;
+  int bsend_size = 0;
+  std::atomic<long long> bsend_used{0};
+  std::vector<std::string> args;   // each subrank has its own argv strings
+  std::vector<char*> argv;
+  // Superblocks being run (innermost last) and the region instance whose
+  // code runs now: requests posted meanwhile belong to it.
+  std::vector<regions::SuperblockRun*> superblocks;
+  regions::Instance* current_instance = nullptr;
+  std::int64_t region_since_ns = 0;  // tracing: when the current region began
+  char wait_note[256] = {0};
+  SubrankOutput output;   // its pending output lines (core/output.h)
+  // Its rand(), strtok() and getopt() state (libc/libc_state.h), made on first use.
+  std::unique_ptr<libc::State, libc::StateDeleter> libc;
+  // Its tasks (tasks/task.h), made by its first tucana_task_spawn.
+  std::unique_ptr<tasks::RankTasks, tasks::RankTasksDeleter> tasks;
+};
+
+using UserMain = int (*)(int, char**, char**);
+
+class Runtime {
+ public:
+  // The one runtime of this process; valid between start and exit of run().
+  static Runtime& get() { return *instance_; }
+  static Runtime* instance() { return instance_; }
+
+  // Starts the real MPI, creates this process's subranks and runs `main` on
+  // each; returns the process exit status.
+  static int run(int argc, char** argv, char** envp, UserMain main);
+
+  Config config;
+  comm::Layout layout;
+  comm::Transport transport;
+  std::unique_ptr<comm::Messenger> messenger;
+  std::unique_ptr<sched::Scheduler> scheduler;
+  // Deadlocks across processes (more than one process, timeout > 0).
+  std::unique_ptr<DeadlockDetector> detector;
+  std::vector<std::unique_ptr<Subrank>> subranks;
+
+  // Subranks of this process that have called MPI_Finalize or returned.
+  std::atomic<int> finalized_count{0};
+  std::atomic<bool> all_finalized{false};
+  // The subranks waiting in MPI_Finalize for the others; they are unparked
+  // under the lock.
+  sync::Mutex finalize_mutex{sync::LockLevel::kFinalize, "finalize"};
+  std::vector<fiber::Fiber*> finalize_waiters TUCANA_GUARDED_BY(finalize_mutex);
+  bool mpi_finalized = false;
+
+  // Ends the whole job with status `code`, after writing out pending output
+  // lines and this process's --trace part.
+  [[noreturn]] void abort(int code);
+  bool aborting() const { return aborting_.load(); }
+  // Writes this process's --trace part (or file), once; later calls do
+  // nothing. Any thread; also from the signal handlers (best effort).
+  void write_trace();
+  // One process: prints what each blocked subrank waits in and aborts the
+  // job (core/deadlock.cc; across processes, DeadlockDetector reports).
+  [[noreturn]] void report_deadlock();
+  // Called by a subrank when it has reached MPI_Finalize or returned.
+  void subrank_finalized(Subrank* s);
+
+  // exit(status) called by the program. On a subrank's own fiber it ends
+  // that subrank as returning `status` from main would, and never returns;
+  // a non-zero status before MPI_Finalize ends the whole job with that
+  // status (as mpirun does when a rank exits non-zero). Returns only when the
+  // caller is not a subrank (then the process itself exits). A subrank
+  // that ends runs its tucana_priv_atexit calls first (not when the job
+  // ends).
+  static void exit_called(int status);
+
+ private:
+  static Runtime* instance_;
+  std::string trace_file_;  // TUCANA_TRACE, empty when not tracing
+  // Set by abort(): MPI_Abort may call exit() itself (MPICH does), which
+  // must then end the process, not the subrank.
+  std::atomic<bool> aborting_{false};
+  std::atomic<bool> trace_written_{false};
+  UserMain main_ = nullptr;
+  char** envp_ = nullptr;
+  static void subrank_entry(void* arg);
+};
+
+// The subrank running on the calling thread, or null outside any subrank.
+Subrank* current_subrank();
+
+// The scheduling priority of subrank `s`'s fiber when what it runs (or
+// waits to run) has priority `priority` (a superblock region's; 0
+// outside superblocks): 2 * priority, plus 1 for the subranks that the
+// boundary order (Config::boundary_order) puts first among equals: the
+// boundary subranks (first), the others (center), none (off). Tasks use the
+// same scale (tasks/task.h).
+inline int ready_priority(const Subrank& s, int priority) {
+  int bonus = 0;
+  switch (Runtime::get().config.boundary_order) {
+    case Config::BoundaryOrder::kFirst: bonus = s.talks_remote ? 1 : 0; break;
+    case Config::BoundaryOrder::kCenter: bonus = s.talks_remote ? 0 : 1; break;
+    case Config::BoundaryOrder::kOff: break;
+  }
+  return 2 * priority + bonus;
+}
+
+// A point-to-point request of the calling fiber of `me` goes to or comes
+// from world rank `peer`: a message of another process makes the calling
+// task a boundary task (tasks/task.h) or, on the subrank's own fiber, the
+// subrank a boundary subrank (from now on). Cheap when nothing changes.
+void note_p2p_peer(Subrank* me, int peer);
+
+}  // namespace tucana::mpi
