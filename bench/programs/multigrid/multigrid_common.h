@@ -393,4 +393,204 @@ static unsigned long long fixed_point(double v)
     return (unsigned long long)(long long)(v * 0x1p40);
 }
 
+/* The V-cycle from level down: the variant's, defined in its own file (the
+ * only part in which the variants differ). */
+static void vcycle(Multigrid *mg, int level);
+
+/*
+ * The whole program but the V-cycle, the same for every variant: arguments,
+ * process grid, levels, the timed loop of CYCLES V-cycles, the reductions,
+ * the checksum, the self-check and rank 0's report.  Returns main's exit
+ * status.
+ */
+static int run_multigrid(int argc, char **argv)
+{
+    int rank, size, cycles = 6, dims = 3, nlevels = 0;
+    int n[3] = {32, 32, 32}, p[3] = {1, 1, 1};
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    if (argc > 3)
+        for (int a = 0; a < 3; a++)
+            n[a] = atoi(argv[1 + a]);
+    if (argc > 4)
+        cycles = atoi(argv[4]);
+    if (argc > 5)
+        dims = atoi(argv[5]);
+    if (argc > 6)
+        nlevels = atoi(argv[6]);
+    int valid = (argc == 1 || argc >= 4) && n[0] >= 4 && n[1] >= 4 &&
+                n[2] >= 4 && cycles >= 1 && dims >= 1 && dims <= 3 &&
+                nlevels >= 0 && nlevels <= 30 &&
+                process_grid(size, n, dims, p);
+    if (valid && nlevels == 0) {
+        /* Coarsen while every axis keeps 4 intervals and every rank whole
+         * points. */
+        nlevels = 1;
+        for (int more = 1; more; nlevels += more)
+            for (int a = 0; a < 3; a++) {
+                int nl = n[a] >> (nlevels - 1);
+                if (nl % 2 || nl / 2 < 4 || (nl / p[a]) % 2)
+                    more = 0;
+            }
+    }
+    if (valid)
+        for (int a = 0; a < 3; a++)
+            if (n[a] % (p[a] << (nlevels - 1)) != 0 ||
+                (n[a] >> (nlevels - 1)) < 2)
+                valid = 0;
+    if (!valid) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "usage: %s [NX NY NZ [CYCLES [DIMS 1|2|3 [LEVELS]]]], "
+                    "NX, NY, NZ >= 4: the process grid (%dx%dx%d for %d "
+                    "ranks) times 2^(LEVELS-1) must divide NX, NY, NZ\n",
+                    argv[0], p[0], p[1], p[2], size);
+        MPI_Finalize();
+        return 1;
+    }
+
+    int k[3] = {rank % p[0], (rank / p[0]) % p[1], rank / (p[0] * p[1])};
+    int nbr[NDIR];
+    for (int i = 0; i < NDIR; i++) {
+        int q[3], inside = 1;
+        for (int a = 0; a < 3; a++) {
+            q[a] = k[a] + DIRS[i][a];
+            inside = inside && q[a] >= 0 && q[a] < p[a];
+        }
+        nbr[i] = inside ? (q[2] * p[1] + q[1]) * p[0] + q[0] : MPI_PROC_NULL;
+    }
+    Multigrid mg;
+    setup(&mg, n, nlevels, p, k, nbr);
+
+    double *history = xmalloc((size_t)(cycles + 1) * sizeof(double));
+    double local = residual(&mg, &mg.lv[0]);
+    MPI_Allreduce(&local, &history[0], 1, MPI_DOUBLE, MPI_MAX,
+                  MPI_COMM_WORLD);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+
+    for (int c = 1; c <= cycles; c++) {
+        vcycle(&mg, 0);
+        local = residual(&mg, &mg.lv[0]);
+        MPI_Allreduce(&local, &history[c], 1, MPI_DOUBLE, MPI_MAX,
+                      MPI_COMM_WORLD);
+    }
+
+    double elapsed = MPI_Wtime() - t0, time_max = 0.0;
+    MPI_Allreduce(&elapsed, &time_max, 1, MPI_DOUBLE, MPI_MAX,
+                  MPI_COMM_WORLD);
+
+    /* Checksum of the fine solution. */
+    Level *F = &mg.lv[0];
+    unsigned long long local_sum = 0, checksum = 0;
+    for (int z = 1; z <= F->m[2]; z++)
+        for (int y = 1; y <= F->m[1]; y++)
+            for (int x = 1; x <= F->m[0]; x++)
+                local_sum += fixed_point(F->u[at(F, x, y, z)]);
+    MPI_Allreduce(&local_sum, &checksum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                  MPI_COMM_WORLD);
+
+    /* Rounding errors in A u are about eps |u| 26 / (9 h^2): below this
+     * floor (with a wide margin) the residual need not fall any more. */
+    double floor = 100.0 * DBL_EPSILON * (double)n[0] * (double)n[0];
+    int ok = 1;
+    for (int c = 1; c <= cycles; c++)
+        if (history[c - 1] > floor && !(history[c] < history[c - 1]))
+            ok = 0;
+    double target = history[0];
+    for (int c = 1; c <= cycles; c++)
+        target *= 0.3;
+    if (!(history[cycles] <= (target > floor ? target : floor)))
+        ok = 0;
+    int converged = ok;
+
+    /* Serial repetition on one block, compared bit for bit. */
+    int serial = n[0] <= SERIAL_CHECK_MAX_N && n[1] <= SERIAL_CHECK_MAX_N &&
+                 n[2] <= SERIAL_CHECK_MAX_N;
+    if (serial) {
+        size_t owned = (size_t)F->m[0] * F->m[1] * F->m[2];
+        double *mine = xmalloc(owned * sizeof(double));
+        size_t q = 0;
+        for (int z = 1; z <= F->m[2]; z++)
+            for (int y = 1; y <= F->m[1]; y++)
+                for (int x = 1; x <= F->m[0]; x++)
+                    mine[q++] = F->u[at(F, x, y, z)];
+        if (rank == 0) {
+            const int one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+            int none[NDIR];
+            for (int i = 0; i < NDIR; i++)
+                none[i] = MPI_PROC_NULL;
+            Multigrid s;
+            setup(&s, n, nlevels, one, zero, none);
+            double sres = residual(&s, &s.lv[0]);
+            if (sres != history[0])
+                ok = 0;
+            for (int c = 1; c <= cycles; c++) {
+                vcycle(&s, 0);
+                sres = residual(&s, &s.lv[0]);
+                if (sres != history[c])
+                    ok = 0;
+            }
+            Level *S = &s.lv[0];
+            double *part = xmalloc((size_t)n[0] * n[1] * n[2] * sizeof(double));
+            for (int r = 0; r < size; r++) {
+                int kr[3] = {r % p[0], (r / p[0]) % p[1], r / (p[0] * p[1])};
+                int m[3] = {n[0] / p[0], n[1] / p[1], n[2] / p[2]};
+                int cnt = m[0] * m[1] * m[2];
+                if (r == 0)
+                    memcpy(part, mine, (size_t)cnt * sizeof(double));
+                else
+                    MPI_Recv(part, cnt, MPI_DOUBLE, r, TAG_GATHER,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                size_t t = 0;
+                for (int z = 0; z < m[2]; z++)
+                    for (int y = 0; y < m[1]; y++)
+                        for (int x = 0; x < m[0]; x++) {
+                            double want = S->u[at(S, kr[0] * m[0] + x + 1,
+                                                  kr[1] * m[1] + y + 1,
+                                                  kr[2] * m[2] + z + 1)];
+                            if (memcmp(&part[t++], &want, sizeof want) != 0)
+                                ok = 0;
+                        }
+            }
+            free(part);
+            teardown(&s);
+        } else {
+            MPI_Send(mine, (int)owned, MPI_DOUBLE, 0, TAG_GATHER,
+                     MPI_COMM_WORLD);
+        }
+        free(mine);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+    if (rank == 0) {
+        printf("multigrid ranks %d grid %dx%dx%d size %dx%dx%d levels %d "
+               "cycles %d\n",
+               size, p[0], p[1], p[2], n[0], n[1], n[2], nlevels, cycles);
+        for (int c = 0; c <= cycles; c++)
+            printf("cycle %d residual %.17g\n", c, history[c]);
+        printf("time %.6f\n", time_max);
+        printf("checksum %.17g\n", (double)(long long)checksum * 0x1p-40);
+        printf("check residual falls%s\n",
+               serial ? "; serial computation, bit for bit" : "");
+        if (ok)
+            printf("multigrid: OK\n");
+        else
+            printf("multigrid: FAILED (%s)\n",
+                   converged ? "the solution differs from the serial "
+                               "computation"
+                             : "the residual did not fall as expected");
+        fflush(stdout);
+    }
+
+    free(history);
+    teardown(&mg);
+    MPI_Finalize();
+    return ok ? 0 : 1;
+}
+
 #endif /* MULTIGRID_COMMON_H */
