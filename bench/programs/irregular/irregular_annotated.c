@@ -75,26 +75,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc > 1)
-        cells = atoll(argv[1]);
-    if (argc > 2)
-        pb.halo = atoi(argv[2]);
-    if (argc > 3)
-        iterations = atoi(argv[3]);
-    if (argc > 4)
-        pb.parts = atoi(argv[4]);
-    if (pb.parts < 1 || pb.parts > MAX_PARTS || cells < 2LL * pb.parts ||
-        cells > 400000000 || pb.halo < 1 || pb.halo > 50000000 ||
-        iterations < 1 || size > pb.parts) {
-        if (rank == 0)
-            fprintf(stderr,
-                    "usage: %s [CELLS >= 2 PARTS [HALO >= 1 [ITERATIONS >= 1 "
-                    "[PARTS in 1..%d]]]], at most PARTS ranks (%d here)\n",
-                    argv[0], MAX_PARTS, size);
+    if (!read_args(argc, argv, rank, size, &cells, &iterations, &pb)) {
         MPI_Finalize();
         return 1;
     }
-    pb.cells = (int)(cells / pb.parts);
 
     Part part = build_part(&pb, rank, size);
     double *x = initial_x(&part);
@@ -138,77 +122,9 @@ int main(int argc, char **argv)
         }
     }
 
-    double elapsed = MPI_Wtime() - t0, time_max = 0.0;
-    MPI_Allreduce(&elapsed, &time_max, 1, MPI_DOUBLE, MPI_MAX,
-                  MPI_COMM_WORLD);
-    double residual = 0.0;
-    MPI_Allreduce(&local_diff, &residual, 1, MPI_DOUBLE, MPI_MAX,
-                  MPI_COMM_WORLD);
-
-    /* Checksum and bounds of the owned cells; sizes of the problem. */
-    u64 local_sum = 0, checksum = 0;
-    int bad = 0;
-    for (int i = 0; i < part.ncell; i++) {
-        local_sum += fixed_point(x[i]);
-        if (!(x[i] >= 0.0 && x[i] <= 1.0))
-            bad = 1;
-    }
-    MPI_Allreduce(&local_sum, &checksum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                  MPI_COMM_WORLD);
-    long long mine[3] = {part.ncell, part.nghost, bad}, tot[3];
-    MPI_Allreduce(mine, tot, 3, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    int nn[2] = {-part.nnbr, part.nnbr}, nnr[2];
-    MPI_Allreduce(nn, nnr, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    int ok = tot[2] == 0;
-
-    int serial = tot[0] * iterations <= SERIAL_CHECK_LIMIT;
-    if (serial) {
-        if (rank == 0) {
-            double *xs = NULL;
-            double sres = serial_reference(&pb, iterations, &xs);
-            double *got = xmalloc((size_t)tot[0] * sizeof(double));
-            long long at = 0; /* rank r's cells follow rank r-1's */
-            for (int r = 0; r < size; r++) {
-                int n = 0;
-                for (int a = first_part(&pb, r, size);
-                     a < first_part(&pb, r + 1, size); a++)
-                    n += cells_of(&pb, a);
-                if (r == 0)
-                    memcpy(got, x, (size_t)n * sizeof(double));
-                else
-                    MPI_Recv(got, n, MPI_DOUBLE, r, TAG_GATHER, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
-                if (memcmp(got, &xs[at], (size_t)n * sizeof(double)) != 0)
-                    ok = 0;
-                at += n;
-            }
-            if (sres != residual)
-                ok = 0;
-            free(got);
-            free(xs);
-        } else {
-            MPI_Send(x, part.ncell, MPI_DOUBLE, 0, TAG_GATHER, MPI_COMM_WORLD);
-        }
-    }
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-
-    if (rank == 0) {
-        printf("irregular ranks %d parts %d cells %lld ghosts %lld neighbours "
-               "%d..%d iterations %d\n",
-               size, pb.parts, tot[0], tot[1], -nnr[0], nnr[1], iterations);
-        printf("residual %.17g\n", residual);
-        printf("time %.6f\n", time_max);
-        printf("checksum %.17g\n", (double)(long long)checksum * 0x1p-32);
-        printf("check %s\n", serial ? "serial computation, bit for bit"
-                                    : "values within [0, 1]");
-        if (ok)
-            printf("irregular: OK\n");
-        else
-            printf("irregular: FAILED (%s)\n",
-                   tot[2] ? "values outside [0, 1]"
-                          : "x differs from the serial computation");
-        fflush(stdout);
-    }
+    double elapsed = MPI_Wtime() - t0;
+    int ok = report_results(&pb, &part, x, iterations, local_diff, elapsed,
+                            rank, size);
 
     free(sendbuf);
     free(req);
