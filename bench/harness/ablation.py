@@ -48,12 +48,12 @@ import datetime
 import json
 import os
 import shlex
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import plotting  # noqa: E402  (the harness's plotting end)
 import run_bench as rb  # noqa: E402  (the harness's own functions)
 
 DEFAULT_STEPS = os.path.join(HERE, "ablation_steps.json")
@@ -428,9 +428,7 @@ def write_reports(opts, ctx, summary, rows):
 # ------------------------------------------------------------------ plots
 
 def plot_matplotlib(out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
 
     summary = rb.load_results(os.path.join(out, "ablation.csv"))
     units = list(dict.fromkeys((r["program"], r["rate"]) for r in summary))
@@ -467,8 +465,7 @@ def plot_matplotlib(out):
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         name = f"ablation_{prog}.png" if len(rates) == 1 else f"ablation_{prog}_{rate}.png"
-        fig.savefig(os.path.join(out, name), dpi=120)
-        plt.close(fig)
+        plotting.save(fig, os.path.join(out, name))
         files.append(name)
     print("plots: " + ", ".join(os.path.join(out, f) for f in files), flush=True)
     return bool(files)
@@ -476,13 +473,9 @@ def plot_matplotlib(out):
 
 def make_plots(out):
     """With matplotlib in this interpreter, or in /usr/bin/python3 (installed
-    by run_bench.system_matplotlib when root); else no plots."""
-    if rb.have_matplotlib():
-        return plot_matplotlib(out)
-    if rb.system_matplotlib() and os.path.realpath(sys.executable) != os.path.realpath(rb.SYSTEM_PYTHON):
-        return subprocess.run([rb.SYSTEM_PYTHON, os.path.abspath(__file__), "--replot", out]).returncode == 0
-    rb.warn("matplotlib is not available: no plots (install python3-matplotlib, then --replot OUT)")
-    return False
+    with apt-get when root; see plotting.plot); else no plots."""
+    return plotting.plot(os.path.abspath(__file__), out, plot_matplotlib, rb.warn,
+                         "matplotlib is not available: no plots (install python3-matplotlib, then --replot OUT)")
 
 
 # ------------------------------------------------------------------- main

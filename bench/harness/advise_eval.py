@@ -56,6 +56,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import plotting  # noqa: E402  (the harness's plotting end)
 import run_bench as rb  # noqa: E402  (the harness's helpers: parse_*, Job, netns wrapping)
 
 ALL_PROGRAMS = ["ft", "is", "jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
@@ -676,9 +677,7 @@ def write_reports(opts, ctx, rows):
 
 
 def plot_matplotlib(out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
 
     rows = rb.load_results(os.path.join(out, "advise_eval.csv"))
     if not rows:
@@ -707,22 +706,18 @@ def plot_matplotlib(out):
     ax.legend(fontsize=7)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "advise_eval.png"), dpi=120)
-    plt.close(fig)
+    plotting.save(fig, os.path.join(out, "advise_eval.png"))
     print(f"plot: {os.path.join(out, 'advise_eval.png')}", flush=True)
     return True
 
 
 def make_plot(out):
-    if rb.have_matplotlib():
-        return plot_matplotlib(out)
-    syspy = rb.SYSTEM_PYTHON
-    if (os.path.realpath(sys.executable) != os.path.realpath(syspy) and os.path.exists(syspy)
-            and subprocess.run([syspy, "-c", "import matplotlib"], capture_output=True).returncode == 0):
-        return subprocess.run([syspy, os.path.abspath(__file__), "--replot", out]).returncode == 0
-    print("advise_eval.py: matplotlib is not available for /usr/bin/python3 (python3-matplotlib): "
-          "no plot (the table and the CSV are written; --replot OUT later)", flush=True)
-    return False
+    # (Never installs python3-matplotlib.)
+    return plotting.plot(os.path.abspath(__file__), out, plot_matplotlib,
+                         lambda msg: print("advise_eval.py: " + msg, flush=True),
+                         "matplotlib is not available for /usr/bin/python3 (python3-matplotlib): "
+                         "no plot (the table and the CSV are written; --replot OUT later)",
+                         install=False)
 
 
 # ------------------------------------------------------------------- main

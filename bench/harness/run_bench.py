@@ -37,13 +37,14 @@ import math
 import os
 import re
 import shlex
-import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
 import time
+
+import plotting
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -643,59 +644,14 @@ def write_reports(opts, ctx, rows):
 
 # ------------------------------------------------------------------ plots
 
-PLOT_SCRIPT = os.path.abspath(__file__)
-
-
-def have_matplotlib():
-    try:
-        import matplotlib  # noqa: F401
-        return True
-    except ImportError:
-        return False
-
-
-SYSTEM_PYTHON = "/usr/bin/python3"
-
-
-def system_matplotlib():
-    """Whether /usr/bin/python3 has matplotlib (Debian's python3-matplotlib),
-    installing it with apt-get first when it is missing and we run as root.
-    Also used by tpod_sweep.py."""
-    syspy = SYSTEM_PYTHON
-
-    def sys_has():
-        return os.path.exists(syspy) and subprocess.run(
-            [syspy, "-c", "import matplotlib"], capture_output=True).returncode == 0
-
-    if not sys_has() and os.path.exists(syspy) and os.geteuid() == 0 and shutil.which("apt-get"):
-        print("matplotlib is missing: apt-get install -y python3-matplotlib", flush=True)
-        aenv = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        inst = ["apt-get", "install", "-y", "--no-install-recommends", "python3-matplotlib"]
-        r = subprocess.run(inst, capture_output=True, text=True, env=aenv)
-        if r.returncode != 0:  # stale package lists
-            subprocess.run(["apt-get", "update"], capture_output=True, env=aenv)
-            r = subprocess.run(inst, capture_output=True, text=True, env=aenv)
-        if r.returncode != 0:
-            warn("apt-get install python3-matplotlib failed:\n" + r.stderr[-2000:])
-    return sys_has()
-
-
 def make_plots(out, interpreter_ok=True):
-    """PNG plots with matplotlib: in this interpreter, else in /usr/bin/python3
-    (Debian's python3-matplotlib), installing it with apt-get when root; else
-    hand-written SVG files."""
-    if interpreter_ok and have_matplotlib():
-        return plot_matplotlib(out)
-    syspy = SYSTEM_PYTHON
-    if system_matplotlib():
-        if os.path.realpath(sys.executable) != os.path.realpath(syspy):
-            if subprocess.run([syspy, PLOT_SCRIPT, "--replot", out]).returncode == 0:
-                return True
-        else:
-            return plot_matplotlib(out)
-    warn("matplotlib is not available: writing SVG plots instead of PNG "
-         "(install python3-matplotlib and run --replot OUT for PNG)")
-    return plot_svg(out)
+    """PNG plots with matplotlib (see plotting.plot: here, else in
+    /usr/bin/python3, installing python3-matplotlib with apt-get when root);
+    else hand-written SVG files."""
+    return plotting.plot(os.path.abspath(__file__), out, plot_matplotlib, warn,
+                         "matplotlib is not available: writing SVG plots instead of PNG "
+                         "(install python3-matplotlib and run --replot OUT for PNG)",
+                         fallback=plot_svg, here=interpreter_ok)
 
 
 def read_plot_data(out):
@@ -722,9 +678,7 @@ def v_label(variant, vf, sep=" "):
 
 
 def plot_matplotlib(out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
 
     summary, sweep, programs = read_plot_data(out)
     if not programs:
@@ -760,8 +714,7 @@ def plot_matplotlib(out):
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle("Time per variant\n(labels: speedup over Original, hidden %)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "time_per_variant.png"), dpi=120)
-    plt.close(fig)
+    plotting.save(fig, os.path.join(out, "time_per_variant.png"))
 
     # hidden_per_vf.png: hidden % against VF (tasks per rank for hybrid), a
     # line per swept variant
@@ -797,8 +750,7 @@ def plot_matplotlib(out):
         ax.legend(fontsize=7)
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "hidden_per_vf.png"), dpi=120)
-    plt.close(fig)
+    plotting.save(fig, os.path.join(out, "hidden_per_vf.png"))
     print(f"plots: {out}/time_per_variant.png, {out}/hidden_per_vf.png", flush=True)
     return True
 
@@ -1025,7 +977,7 @@ def network_check(opts):
 def main(argv):
     opts = parse_args(argv)
     if opts.replot:
-        ok = plot_matplotlib(opts.replot) if have_matplotlib() else make_plots(opts.replot, False)
+        ok = plot_matplotlib(opts.replot) if plotting.have_matplotlib() else make_plots(opts.replot, False)
         return 0 if ok else 1
     os.makedirs(opts.out, exist_ok=True)
     logdir = os.path.join(opts.out, "logs")

@@ -41,7 +41,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import run_bench as rb  # noqa: E402  (the namespace wrapper, parsing, plotting helpers)
+import plotting  # noqa: E402  (the harness's plotting end)
+import run_bench as rb  # noqa: E402  (the namespace wrapper, parsing)
 
 GRIND_RE = re.compile(r"^grind\s+([-+0-9.eE]+)", re.M)
 BLOCKS_RE = re.compile(r"^blocks\s+(\d+)x(\d+)x(\d+):\s+\S+\s+=\s+(\d+) per rank.*?(\d+) with messages", re.M)
@@ -210,9 +211,7 @@ def read_summary(out):
 
 
 def plot_png(out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
     rows = read_summary(out)
     orig = [r for r in rows if r["config"] == "original" and r["median_grind_ns"]]
     pts = [r for r in rows if r["config"] != "original" and r["median_grind_ns"]]
@@ -239,8 +238,7 @@ def plot_png(out):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "grind_vs_block.png"), dpi=120)
-    plt.close(fig)
+    plotting.save(fig, os.path.join(out, "grind_vs_block.png"))
     print(f"plot: {out}/grind_vs_block.png", flush=True)
     return True
 
@@ -302,13 +300,9 @@ def plot_svg(out):
 
 def make_plot(out):
     """PNG with matplotlib here or in /usr/bin/python3 (as run_bench.py), else SVG."""
-    if rb.have_matplotlib():
-        return plot_png(out)
-    if rb.system_matplotlib() and os.path.realpath(sys.executable) != os.path.realpath(rb.SYSTEM_PYTHON):
-        if subprocess.run([rb.SYSTEM_PYTHON, os.path.abspath(__file__), "--replot", out]).returncode == 0:
-            return True
-    rb.warn("matplotlib is not available: writing grind_vs_block.svg instead of the PNG")
-    return plot_svg(out)
+    return plotting.plot(os.path.abspath(__file__), out, plot_png, rb.warn,
+                         "matplotlib is not available: writing grind_vs_block.svg instead of the PNG",
+                         fallback=plot_svg)
 
 
 # ------------------------------------------------------------------- main
@@ -369,7 +363,7 @@ def parse_args(argv):
 def main(argv):
     opts = parse_args(argv)
     if opts.replot:
-        ok = plot_png(opts.replot) if rb.have_matplotlib() else plot_svg(opts.replot)
+        ok = plot_png(opts.replot) if plotting.have_matplotlib() else plot_svg(opts.replot)
         return 0 if ok else 1
     os.makedirs(os.path.join(opts.out, "logs"), exist_ok=True)
     ctx = rb.context(opts)

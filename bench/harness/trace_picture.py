@@ -28,6 +28,8 @@ import re
 import subprocess
 import sys
 
+import plotting  # the harness's plotting end (this script's folder)
+
 # Fixed colours for the names the runtime writes; others get palette colours.
 KNOWN_COLORS = {
     "compute": "#2ca02c",
@@ -250,9 +252,7 @@ def utilization(trace, spans, lo, hi):
 # ----------------------------------------------------------------- drawing
 
 def draw_matplotlib(trace, spans, lo, hi, out, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
     from matplotlib.patches import Patch
 
     rows = trace.rows()
@@ -308,8 +308,7 @@ def draw_matplotlib(trace, spans, lo, hi, out, title):
               frameon=False)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=130)
-    plt.close(fig)
+    plotting.save(fig, out, dpi=130)
 
 
 def _esc(s):
@@ -360,14 +359,6 @@ def draw_svg(trace, spans, lo, hi, out, title):
         f.write("".join(p))
 
 
-def have_matplotlib():
-    try:
-        import matplotlib  # noqa: F401
-        return True
-    except ImportError:
-        return False
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -382,12 +373,9 @@ def main(argv):
     opts = ap.parse_args(argv)
 
     out = opts.output or os.path.splitext(opts.trace)[0] + (".svg" if opts.svg else ".png")
-    if not opts.svg and out.endswith(".png") and not have_matplotlib():
-        syspy = "/usr/bin/python3"
-        if (os.path.exists(syspy) and os.path.realpath(sys.executable) != os.path.realpath(syspy)
-                and subprocess.run([syspy, "-c", "import matplotlib"],
-                                   capture_output=True).returncode == 0):
-            return subprocess.run([syspy, os.path.abspath(__file__)] + argv).returncode
+    if not opts.svg and out.endswith(".png") and not plotting.have_matplotlib():
+        if not plotting.is_system_python() and plotting.system_matplotlib(install=False):
+            return subprocess.run([plotting.SYSTEM_PYTHON, os.path.abspath(__file__)] + argv).returncode
         out = os.path.splitext(out)[0] + ".svg"
         print("trace_picture.py: matplotlib is not available (Debian: apt-get install "
               f"python3-matplotlib): writing {out} instead", file=sys.stderr)

@@ -98,59 +98,7 @@
  * All of them but check are exact integers, the same for any number of
  * ranks and any Q.
  */
-#include <cblas.h>
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define TAG_A 0 /* tag = TAG_A or TAG_B + 2 * (the receiving block) */
-#define TAG_B 1
-#define MAX_Q 100            /* keeps the tags below 32767, MPI's minimum */
-#define FULL_CHECK_LIMIT 512 /* check every entry up to this N */
-#define SAMPLES 2048         /* entries checked per block above it */
-
-/* Entries of A and B: integers in [-5, 5] and [-6, 6]. */
-static double a_entry(int i, int j)
-{
-    return (double)((3 * i + 5 * j + 1) % 11 - 5);
-}
-
-static double b_entry(int i, int j)
-{
-    return (double)((7 * i + 2 * j + 3) % 13 - 6);
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = calloc(1, bytes > 0 ? bytes : 1);
-    if (p == NULL) {
-        fprintf(stderr, "cannon: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
-/* The smallest Q with Q * Q a multiple of (and not below) size. */
-static int default_grid(int size)
-{
-    int q = 1;
-    while (q * q < size || (q * q) % size != 0)
-        q++;
-    return q;
-}
-
-/* First block of rank r (r = size: the number of blocks nb). */
-static int first_block(int r, int size, int nb)
-{
-    return (int)((long long)r * nb / size);
-}
-
-/* The rank that owns block g: the largest r with first_block(r) <= g. */
-static int owner(int g, int size, int nb)
-{
-    return (int)(((long long)(g + 1) * size + nb - 1) / nb) - 1;
-}
+#include "cannon_common.h"
 
 /* c += a * bm for b x b row-major blocks. */
 static void block_multiply_add(int b, const double *a, const double *bm,
@@ -169,22 +117,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    if (argc > 1)
-        n = atoi(argv[1]);
-    if (argc > 2)
-        repeats = atoi(argv[2]);
-    if (argc > 3)
-        q = atoi(argv[3]);
-    if (argc <= 3)
-        q = default_grid(size);
-    if (q < 1 || q > MAX_Q || q * q < size || n < 1 || n % q != 0 ||
-        repeats < 1) {
-        if (rank == 0)
-            fprintf(stderr,
-                    "usage: %s [N [REPEATS >= 1 [Q]]]: the block grid is Q x Q "
-                    "(here %d x %d), with Q * Q >= %d ranks, Q <= %d, and N a "
-                    "positive multiple of Q\n",
-                    argv[0], q, q, size, MAX_Q);
+    if (!read_args(argc, argv, rank, size, &n, &repeats, &q)) {
         MPI_Finalize();
         return 1;
     }
@@ -280,81 +213,8 @@ int main(int argc, char **argv)
         }
     }
 
-    double elapsed = MPI_Wtime() - t0, time_max = 0.0;
-    MPI_Allreduce(&elapsed, &time_max, 1, MPI_DOUBLE, MPI_MAX,
-                  MPI_COMM_WORLD);
-
-    /* Sums of C; check entries against the direct dot product. */
-    double wrong = 0.0, sum = 0.0, wsum = 0.0, trace = 0.0, checked = 0.0;
-    long long entries = (long long)b * b;
-    int full = n <= FULL_CHECK_LIMIT || entries <= SAMPLES;
-    long long nsamples = full ? entries : SAMPLES;
-    for (int k = 0; k < mine; k++) {
-        int row = (first + k) / q, col = (first + k) % q;
-        for (int i = 0; i < b; i++)
-            for (int j = 0; j < b; j++) {
-                int gi = row * b + i, gj = col * b + j;
-                double got = c[k][(size_t)i * b + j];
-                sum += got;
-                wsum += (double)(1 + gi % 13 + 13 * (gj % 7)) * got;
-                if (gi == gj)
-                    trace += got;
-            }
-        for (long long s = 0; s < nsamples; s++) {
-            long long e = full ? s : (s * 1000003LL) % entries;
-            int i = (int)(e / b), j = (int)(e % b);
-            int gi = row * b + i, gj = col * b + j;
-            double expect = 0.0;
-            for (int kk = 0; kk < n; kk++)
-                expect += a_entry(gi, kk) * b_entry(kk, gj);
-            if (c[k][(size_t)i * b + j] != (double)repeats * expect)
-                wrong += 1.0;
-            checked += 1.0;
-        }
-    }
-    /* All partial sums are exact integers, so the order does not matter. */
-    double local[5] = {wrong, sum, trace, checked, wsum}, global[5];
-    MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    int ok = global[0] == 0.0;
-    int mm[2] = {-mine, mine}, mmr[2];
-    MPI_Allreduce(mm, mmr, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-
-    /* Closed form of the checksum, computed on rank 0 without the blocks. */
-    double expect_sum = 0.0;
-    if (rank == 0) {
-        for (int k = 0; k < n; k++) {
-            double acol = 0.0, brow = 0.0;
-            for (int i = 0; i < n; i++) {
-                acol += a_entry(i, k);
-                brow += b_entry(k, i);
-            }
-            expect_sum += acol * brow;
-        }
-        expect_sum *= (double)repeats;
-        if (expect_sum != global[1])
-            ok = 0;
-    }
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-
-    if (rank == 0) {
-        printf("cannon ranks %d grid %dx%d blocks per rank %d..%d N %d "
-               "repeats %d\n",
-               size, q, q, -mmr[0], mmr[1], n, repeats);
-        printf("time %.6f\n", time_max);
-        printf("checksum %.17g\n", global[4]);
-        printf("sum %.17g\n", global[1]);
-        printf("trace %.17g\n", global[2]);
-        printf("check %.0f entries against direct dot products, checksum "
-               "against its closed form\n",
-               global[3]);
-        if (ok)
-            printf("cannon: OK\n");
-        else
-            printf("cannon: FAILED (%.0f entries of C are wrong; checksum "
-                   "%.17g expected)\n",
-                   global[0], expect_sum);
-        fflush(stdout);
-    }
+    double elapsed = MPI_Wtime() - t0;
+    int ok = report_results(rank, size, n, q, repeats, first, mine, c, elapsed);
 
     for (int k = 0; k < mine; k++) {
         free(a[k]);
