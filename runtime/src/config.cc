@@ -3,7 +3,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <initializer_list>
+#include <cstring>
+#include <vector>
 
 namespace tucana {
 
@@ -25,117 +26,134 @@ bool Config::parse_size(const std::string& text, std::size_t* out) {
 }
 
 namespace {
-bool read_int(const char* var, int min, int* out, std::string* error) {
+// The readers of run_options.def's kinds: each leaves *out alone and returns
+// true when `var` is unset or empty, sets *out and *set for a good value, and
+// returns false with `error` naming the variable for a bad one.
+const char* value_of(const char* var, bool* set) {
   const char* v = std::getenv(var);
-  if (!v || !*v) return true;
+  *set = v && *v;
+  return *set ? v : nullptr;
+}
+
+bool fail(std::string* error, const char* var, const char* v, const std::string& expected) {
+  *error = std::string(var) + "=" + v + ": expected " + expected;
+  return false;
+}
+
+bool read_count(const char* var, long min, long* out, bool* set, std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
   char* end = nullptr;
   errno = 0;
   long x = std::strtol(v, &end, 10);
-  if (errno || *end || x < min || x > 1 << 24) {
-    *error = std::string(var) + "=" + v + ": expected an integer >= " + std::to_string(min);
-    return false;
-  }
-  *out = static_cast<int>(x);
+  if (errno || *end || x < min || x > 1 << 24) return fail(error, var, v, "an integer >= " + std::to_string(min));
+  *out = x;
   return true;
 }
 
-// A variable whose value is one of `choices` (the first is the default):
-// *out becomes its index. The error lists them as tucana-run does.
-bool read_choice(const char* var, std::initializer_list<const char*> choices, int* out, std::string* error) {
-  const char* v = std::getenv(var);
-  if (!v || !*v) return true;
-  int i = 0;
+// A flag's variable: any integer >= 0 (tucana-run sets 1).
+bool read_flag(const char* var, long* out, bool* set, std::string* error) {
+  return read_count(var, 0, out, set, error);
+}
+
+// Bytes, at least `min`; `examples` end the error.
+bool read_size(const char* var, std::size_t min, const char* examples, std::size_t* out, bool* set,
+               std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
+  if (!Config::parse_size(v, out) || *out < min) {
+    return fail(error, var, v,
+                (min ? "a size of at least " + std::to_string(min >> 10) + "k" : std::string("a size")) + " (e.g. " +
+                    examples + ")");
+  }
+  return true;
+}
+
+// Seconds >= 0; `remark` ends the error.
+bool read_seconds(const char* var, const char* remark, double* out, bool* set, std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
+  char* end = nullptr;
+  *out = std::strtod(v, &end);
+  if (*end || *out < 0) return fail(error, var, v, std::string("seconds >= 0 (") + remark + ")");
+  return true;
+}
+
+bool read_seed(const char* var, unsigned long long* out, bool* set, std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtoull(v, &end, 10);
+  if (errno || *end || *v == '-') return fail(error, var, v, "a non-negative integer");
+  return true;
+}
+
+// One of `choices` ("a|b|c"): *out becomes its index. The error lists them
+// as tucana-run does.
+bool read_choice(const char* var, const char* choices, int* out, bool* set, std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
+  std::vector<std::string> names;
+  for (const char* c = choices;; ++c) {
+    const char* bar = std::strchr(c, '|');
+    names.emplace_back(c, bar ? bar - c : std::strlen(c));
+    if (!bar) break;
+    c = bar;
+  }
   std::string expected;
-  for (const char* c : choices) {
-    if (std::string(v) == c) {
-      *out = i;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == v) {
+      *out = static_cast<int>(i);
       return true;
     }
-    expected += (i == 0 ? "'" : i + 1 == static_cast<int>(choices.size()) ? " or '" : ", '") + std::string(c) + "'";
-    ++i;
+    expected += (i == 0 ? "'" : i + 1 == names.size() ? " or '" : ", '") + names[i] + "'";
   }
-  *error = std::string(var) + "=" + v + ": expected " + expected;
-  return false;
+  return fail(error, var, v, expected);
+}
+
+bool read_switch01(const char* var, int* out, bool* set, std::string* error) {
+  const char* v = value_of(var, set);
+  if (!v) return true;
+  if (std::string(v) != "0" && std::string(v) != "1") return fail(error, var, v, "0 or 1");
+  *out = *v - '0';
+  return true;
+}
+
+// A directory or a file: any text.
+bool read_text(const char* var, std::string* out, bool* set) {
+  const char* v = value_of(var, set);
+  if (v) *out = v;
+  return true;
 }
 }  // namespace
 
 bool Config::from_environment(Config* out, std::string* error) {
   Config c;
-  if (!read_int("TUCANA_WORKERS", 1, &c.workers, error)) return false;
-  if (!read_int("TUCANA_VF", 1, &c.vf, error)) return false;
-  if (!read_int("TUCANA_VRANKS", 0, &c.vranks, error)) return false;
-  if (!read_int("TUCANA_TASKS", 1, &c.tasks, error)) return false;
-  int steal = 1;
-  if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
-  c.steal = steal != 0;
-  int boundary = 0, policy = 0, scope = 0, wake = 0, pack = 0;
-  if (!read_choice("TUCANA_BOUNDARY", {"first", "off", "center"}, &boundary, error)) return false;
-  c.boundary_order = boundary == 0 ? BoundaryOrder::kFirst : boundary == 1 ? BoundaryOrder::kOff : BoundaryOrder::kCenter;
-  if (!read_choice("TUCANA_POLICY", {"priority", "fifo"}, &policy, error)) return false;
-  c.priority_policy = policy == 0;
-  if (!read_choice("TUCANA_PRIORITY_SCOPE", {"process", "worker"}, &scope, error)) return false;
-  c.process_wide_priority = scope == 0;
-  if (!read_choice("TUCANA_WAKE", {"home", "waker"}, &wake, error)) return false;
-  c.wake_on_waker = wake == 1;
-  if (!read_choice("TUCANA_PACK", {"split", "locked"}, &pack, error)) return false;
-  c.pack_under_lock = pack == 1;
-  int progress = 0;
-  if (!read_choice("TUCANA_PROGRESS", {"any", "worker", "multiple"}, &progress, error)) return false;
-  c.progress = progress == 0 ? ProgressMode::kAny : progress == 1 ? ProgressMode::kWorker : ProgressMode::kMultiple;
-  if (const char* v = std::getenv("TUCANA_STACK_SIZE"); v && *v) {
-    if (!parse_size(v, &c.stack_size) || c.stack_size < 16384) {
-      *error = std::string("TUCANA_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 8M)";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_EAGER_LIMIT"); v && *v) {
-    if (!parse_size(v, &c.eager_limit)) {
-      *error = std::string("TUCANA_EAGER_LIMIT=") + v + ": expected a size (e.g. 0, 4k, 64k)";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_DEADLOCK_TIMEOUT"); v && *v) {
-    char* end = nullptr;
-    c.deadlock_timeout = std::strtod(v, &end);
-    if (*end || c.deadlock_timeout < 0) {
-      *error = std::string("TUCANA_DEADLOCK_TIMEOUT=") + v + ": expected seconds >= 0 (0 turns detection off)";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_SCHED_SEED"); v && *v) {
-    char* end = nullptr;
-    errno = 0;
-    c.sched_seed = std::strtoull(v, &end, 10);
-    if (errno || *end || *v == '-') {
-      *error = std::string("TUCANA_SCHED_SEED=") + v + ": expected a non-negative integer";
-      return false;
-    }
-    c.sched_randomized = true;
-  }
-  if (const char* v = std::getenv("TUCANA_HELPER_STACK_SIZE"); v && *v) {
-    if (!parse_size(v, &c.helper_stack_size) || c.helper_stack_size < 16384) {
-      *error = std::string("TUCANA_HELPER_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 4M)";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_TASK_STACK_SIZE"); v && *v) {
-    if (!parse_size(v, &c.task_stack_size) || c.task_stack_size < 16384) {
-      *error = std::string("TUCANA_TASK_STACK_SIZE=") + v + ": expected a size of at least 16k (e.g. 256k, 4M)";
-      return false;
-    }
-  }
-  if (const char* v = std::getenv("TUCANA_OVERSUBSCRIBED"); v && *v) {
-    std::string o(v);
-    if (o != "0" && o != "1") {
-      *error = "TUCANA_OVERSUBSCRIBED=" + o + ": expected 0 or 1";
-      return false;
-    }
-    c.oversubscribed = o == "1";
-  }
-  int tag = 0;
-  if (!read_int("TUCANA_TAG_OUTPUT", 0, &tag, error)) return false;
-  c.tag_output = tag != 0;
-  if (const char* v = std::getenv("TUCANA_OUTPUT_FILENAME"); v && *v) c.output_directory = v;
+  // One block per row of run_options.def, read by its kind's reader; a
+  // launcher option has nothing for the runtime.
+#define TUCANA_READ_count(env, min, choices, hint, store) \
+  { long v = 0; bool set = false; if (!read_count(env, min, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_flag(env, min, choices, hint, store) \
+  { long v = 0; bool set = false; if (!read_flag(env, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_size(env, min, choices, hint, store) \
+  { std::size_t v = 0; bool set = false; if (!read_size(env, min, hint, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_seconds(env, min, choices, hint, store) \
+  { double v = 0; bool set = false; if (!read_seconds(env, hint, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_seed(env, min, choices, hint, store) \
+  { unsigned long long v = 0; bool set = false; if (!read_seed(env, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_choice(env, min, choices, hint, store) \
+  { int v = 0; bool set = false; if (!read_choice(env, choices, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_switch01(env, min, choices, hint, store) \
+  { int v = 0; bool set = false; if (!read_switch01(env, &v, &set, error)) return false; if (set) store; }
+#define TUCANA_READ_directory(env, min, choices, hint, store) \
+  { std::string v; bool set = false; read_text(env, &v, &set); if (set) store; }
+#define TUCANA_READ_file TUCANA_READ_directory
+#define TUCANA_READ_launcher(env, min, choices, hint, store)
+#define TUCANA_RUN_OPTION(name, section, option, aliases, arg, env, kind, min, choices, hint, dflt, help, doc, see, store) \
+  TUCANA_READ_##kind(env, min, choices, hint, store)
+#include "run_options.def"
+#undef TUCANA_RUN_OPTION
   *out = c;
   return true;
 }

@@ -1,5 +1,6 @@
 // Run-time configuration, read from TUCANA_* environment variables (which
-// tucana-run sets from its command line).
+// tucana-run sets from its command line). The variables, their kinds and
+// their errors are the rows of run_options.def.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,7 @@ struct Config {
   int oversubscribed = -1;  // -1: detect
   bool tag_output = false;       // TUCANA_TAG_OUTPUT=1: prefix each output line with "[R] "
   std::string output_directory;  // TUCANA_OUTPUT_FILENAME: each subrank's output in DIR/rank.R/
+  std::string trace_file;        // TUCANA_TRACE: the timeline's file (empty: no trace)
 
   // Reads the environment. Returns false with `error` naming the variable
   // and the problem when a value is malformed.

@@ -265,9 +265,8 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     rt.subranks.push_back(std::move(s));
   }
   std::atexit(&on_process_exit);
-  const char* trace_file = std::getenv("TUCANA_TRACE");
-  if (trace_file && *trace_file) {
-    rt.trace_file_ = trace_file;
+  if (!rt.config.trace_file.empty()) {
+    rt.trace_file_ = rt.config.trace_file;
     trace::start(rt.layout.my_proc, rt.config.workers);
   }
 
