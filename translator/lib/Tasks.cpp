@@ -663,7 +663,7 @@ bool Emitter::run() {
   std::stable_sort(order.begin(), order.end(), [](const Task* x, const Task* y) { return x->depth > y->depth; });
   for (const Task* t : order)
     if (!emit(*t)) return false;
-  edits_.insert(0, -3, "#include <tucana/task.h>\n");
+  edits_.insert(0, kInclude, "#include <tucana/task.h>\n");
   return true;
 }
 
@@ -805,7 +805,7 @@ bool Emitter::emit(const Task& t) {
   // Before the enclosing top-level declaration, on lines of its own; then
   // back to that declaration's line. After a function: the structure and
   // the declaration before it, the definition after it.
-  int rank = 100 - t.depth;  // an inner task's function first: the outer one spawns it
+  int rank = kOutlinedFunction - t.depth;  // an inner task's function first: the outer one spawns it
   if (t.define_at) {
     place_before(t.insert_at, rank, text.substr(0, struct_length) + signature + ";\n");
     place_after(t.define_at, rank, text.substr(struct_length));
