@@ -10,9 +10,10 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
-#include "tucana/translate/EditSet.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
+#include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/translate/MpiCalls.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
@@ -113,13 +114,17 @@ class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
   std::vector<const FunctionDecl*> callees;
 };
 
-// `buffer` with `edits` applied into `out`; false (and an error printed)
-// when two edits overlap, which is a bug of the stages that made them.
-bool apply_edits(const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file, std::string& out) {
+// `buffer` (the main file's) with `edits` applied into `out`; false (and
+// ConflictingEdits reported at the file's start, as tucana-translate does)
+// when two edits overlap, which is a bug of the code that made them.
+bool apply_edits(ASTContext& ctx, const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file,
+                 std::string& out) {
   llvm::Expected<std::string> text = edits.rewrite(file, buffer);
   if (!text) {
-    llvm::errs() << "tucana-cco: error: overlapping edits (a bug of tucana-cco: please report it): "
-                 << llvm::toString(text.takeError()) << "\n";
+    const SourceManager& sm = ctx.getSourceManager();
+    translate::report(ctx.getDiagnostics(), sm.getLocForStartOfFile(sm.getMainFileID()),
+                      translate::Diag::ConflictingEdits)
+        << llvm::toString(text.takeError());
     return false;
   }
   out = std::move(*text);
@@ -743,10 +748,10 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
                "#ifndef TUCANA_CCO_UNUSED\n#if defined(__GNUC__)\n#define TUCANA_CCO_UNUSED "
                "__attribute__((unused))\n#else\n#define TUCANA_CCO_UNUSED\n#endif\n#endif\n" +
                    translate::line_directive(1, file) + "\n");
-    if (!apply_edits(inl, buffer, result.file_name, result.inlined)) return result;
+    if (!apply_edits(ctx, inl, buffer, result.file_name, result.inlined)) return result;
   }
   result.done = done;
-  if (!apply_edits(edits, buffer, result.file_name, result.text)) return result;
+  if (!apply_edits(ctx, edits, buffer, result.file_name, result.text)) return result;
   result.ok = true;
   return result;
 }
