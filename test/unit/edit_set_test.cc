@@ -26,6 +26,15 @@ std::string applied(const EditSet& edits, llvm::StringRef buffer) {
 //                             01234567890123456789012345
 const llvm::StringRef kText = "a = 1; { b = 2; c = 3; } d";
 
+// Extracts [7, 23) of kText from `edits`: `inside` is what comes out, and
+// `rest` what the edits left behind make of kText.
+void expect_split(EditSet& edits, const std::string& inside, const std::string& rest) {
+  bool ok = false;
+  EXPECT_EQ(edits.extract(kText, 7, 23, ok), inside);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(applied(edits, kText), rest);
+}
+
 TEST(EditSetExtract, TakesTheEditsInsideAndLeavesTheOthers) {
   EditSet edits;
   edits.insert(0, translate::kInPlace, "/*0*/");      // before the range
@@ -33,21 +42,15 @@ TEST(EditSetExtract, TakesTheEditsInsideAndLeavesTheOthers) {
   edits.replace(9, 1, "bb");                          // inside, after the insertion at 9
   edits.replace(16, 1, "cc");                         // inside
   edits.insert(25, translate::kInPlace, "/*25*/");    // after the range
-  bool ok = false;
-  EXPECT_EQ(edits.extract(kText, 7, 23, ok), "{ /*9*/bb = 2; cc = 3; ");
-  EXPECT_TRUE(ok);
   // What stays applies to the rest; the range itself is back to its text.
-  EXPECT_EQ(applied(edits, kText), "/*0*/a = 1; { b = 2; c = 3; } /*25*/d");
+  expect_split(edits, "{ /*9*/bb = 2; cc = 3; ", "/*0*/a = 1; { b = 2; c = 3; } /*25*/d");
 }
 
 TEST(EditSetExtract, AnInsertionAtTheBeginStaysOutside) {
   EditSet edits;
   edits.insert(7, translate::kInPlace, "<");
   edits.insert(23, translate::kInPlace, ">");  // at the end: inside is [begin, end), so it stays too
-  bool ok = false;
-  EXPECT_EQ(edits.extract(kText, 7, 23, ok), "{ b = 2; c = 3; ");
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(applied(edits, kText), "a = 1; <{ b = 2; c = 3; >} d");
+  expect_split(edits, "{ b = 2; c = 3; ", "a = 1; <{ b = 2; c = 3; >} d");
 }
 
 TEST(EditSetExtract, InsertionsAtOneOffsetJoinInRankOrder) {
