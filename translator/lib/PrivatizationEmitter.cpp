@@ -51,7 +51,7 @@ void Emitter::variable(const PrivateVar& pv, int index) {
 // privatized variables is recomputed per subrank.
 void Emitter::plain(const PrivateVar& pv, int index) {
   for (auto [file, at] : pv.definition_ends)
-    edits_.of(file).insert(at, 0, pv.weak ? " TUCANA_PRIVATE __attribute__((weak))" : " TUCANA_PRIVATE");
+    edits_.of(file).insert(at, kInPlace, pv.weak ? " TUCANA_PRIVATE __attribute__((weak))" : " TUCANA_PRIVATE");
   if (!pv.reinit || pv.semicolon == 0) return;
   const std::string n = std::to_string(index);
   std::string name = pv.decl->getQualifiedNameAsString();
@@ -68,7 +68,7 @@ void Emitter::plain(const PrivateVar& pv, int index) {
            " } __attribute__((constructor)) static void tucana_reinit_register_" + n +
            "(void) { tucana_priv_add_init(&tucana_reinit_" + n + "); }";
   }
-  edits_.of(pv.file).insert(pv.semicolon + 1, 0, text);
+  edits_.of(pv.file).insert(pv.semicolon + 1, kInPlace, text);
 }
 
 void Emitter::hoist(const PrivateVar& pv) {
@@ -80,12 +80,12 @@ void Emitter::hoist(const PrivateVar& pv) {
                            (pv.hoisted_weak ? "__attribute__((weak)) " : "static ") + pv.type_text + " " +
                            pv.hoisted_name + " TUCANA_PRIVATE" + init + "; ";
   if (pv.accessor.empty()) {
-    edits_.of(pv.file).insert(pv.hoist_at, 1, definition);
+    edits_.of(pv.file).insert(pv.hoist_at, kAfterInPlace, definition);
   } else {
     // (inline for a weak variable: one accessor program-wide, like it)
     std::string linkage = pv.hoisted_weak ? "inline " : "static ";
-    edits_.of(pv.file).insert(pv.hoist_at, 1, linkage + "void *" + pv.accessor + "(); ");
-    edits_.of(pv.file).insert(pv.hoist_after, 1,
+    edits_.of(pv.file).insert(pv.hoist_at, kAfterInPlace, linkage + "void *" + pv.accessor + "(); ");
+    edits_.of(pv.file).insert(pv.hoist_after, kAfterInPlace,
                               " " + definition + linkage + "void *" + pv.accessor + "() { return &TUCANA_PRIV(" +
                                   pv.hoisted_name + "); }");
   }
@@ -153,7 +153,7 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
   Emitter e(ctx, out);
   for (std::size_t i = 0; i < plan.vars.size(); ++i) e.variable(plan.vars[i], static_cast<int>(i));
   for (const PrivateLiteral& l : plan.literals)
-    out.of(l.file).insert(l.hoist_at, 1,
+    out.of(l.file).insert(l.hoist_at, kAfterInPlace,
                "/* tucana: a compound literal, per subrank */ static __typeof__(" + l.literal_text + ") " + l.name +
                    " TUCANA_PRIVATE = " + l.init_text + "; ");
   for (std::size_t i = 0; i < plan.uses.size(); ++i) {
@@ -170,13 +170,13 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
     std::string names;
     for (const std::string& n : plan.shared_names) names += n + "\\0";
     unsigned end = sm_end(ctx);
-    out.main_edits.insert(end, 10,
+    out.main_edits.insert(end, kEndOfFile,
                "\nstatic const char tucana_names_marked_shared[] __attribute__((section(\"tucana_shared_names\"), used)) = \"" +
                    names + "\";\n");
   }
   for (const PrivatizationPlan::ThreadPrivateLocal& t : plan.threadprivate_locals) {
     // The directive needs a line of its own; #line puts the numbering back.
-    out.of(t.file).insert(t.hoist_at, 1,
+    out.of(t.file).insert(t.hoist_at, kAfterInPlace,
                           "/* tucana: threadprivate static '" + t.original + "', at file scope */ " + t.definition +
                               "\n#pragma omp threadprivate(" + t.name + ")\n#line " + std::to_string(t.hoist_line) +
                               "\n");
@@ -189,7 +189,7 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
     // For tucanacc's list of shared variables at the link, which leaves them out.
     std::string names;
     for (const std::string& n : plan.threadprivate) names += (n.rfind("::", 0) == 0 ? n.substr(2) : n) + "\\0";
-    out.main_edits.insert(sm_end(ctx), 10,
+    out.main_edits.insert(sm_end(ctx), kEndOfFile,
                           "\nstatic const char tucana_names_threadprivate[] __attribute__((section(\"tucana_threadprivate_names\"), used)) = \"" +
                               names + "\";\n");
   }
@@ -197,7 +197,7 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
     const std::string& name = plan.threadprivate[i];
     const std::string n = std::to_string(i);
     // At the end, on lines of their own: nothing above moves.
-    out.main_edits.insert(sm_end(ctx), 11,
+    out.main_edits.insert(sm_end(ctx), kEndOfFileLast,
                           "\n/* tucana: threadprivate '" + name + "' is kept per subrank and per thread */ static void *"
                               "tucana_threadprivate_address_" + n + "(void) { return (void *)&" + name +
                               "; } __attribute__((constructor)) static void tucana_threadprivate_register_" + n +
@@ -208,7 +208,7 @@ void emit_privatization(ASTContext& ctx, const PrivatizationPlan& plan, FileEdit
     out.of(r.file).replace(r.begin, r.end - r.begin, "/* tucana: one per subrank, not per thread */");
   // Before everything (it only needs <stddef.h>, so feature-test macros
   // defined later in the file still work).
-  out.main_edits.insert(0, -3, "#include <tucana/privatize.h>\n");
+  out.main_edits.insert(0, kInclude, "#include <tucana/privatize.h>\n");
 }
 
 }  // namespace tucana::translate

@@ -135,7 +135,7 @@ void Emitter::superblock(const Superblock& sb) {
   if (loop_pragma_first) {
     SourceLocation at = loop_pragma_first->getBeginLoc();
     unsigned line_start = offset(at) - (column(at) - 1);
-    edits_.insert(line_start, -1, s + line_directive(line(at)) + "\n");
+    edits_.insert(line_start, kBeforeStatement, s + line_directive(line(at)) + "\n");
     edits_.replace(offset(sb.pragma->hash_loc), pragma_length(*sb.pragma), "");
   } else if (own_pragma) {
     // The pragma line becomes the tables; the next line keeps its number.
@@ -151,10 +151,10 @@ void Emitter::superblock(const Superblock& sb) {
   } else {
     // MATE (no superblock pragma) or a Bamboo olap block: before the loop.
     unsigned col = column(sb.begin);
-    edits_.insert(offset(sb.begin), 0, s + line_directive(line(sb.begin)) + "\n" + std::string(col - 1, ' '));
+    edits_.insert(offset(sb.begin), kInPlace, s + line_directive(line(sb.begin)) + "\n" + std::string(col - 1, ' '));
   }
   // After the loop: wait for the superblock's last requests.
-  edits_.insert(statement_end_offset(unwrap_attributes(sb.stmt)), 0, " tucana_sb_end(" + k + "); }");
+  edits_.insert(statement_end_offset(unwrap_attributes(sb.stmt)), kInPlace, " tucana_sb_end(" + k + "); }");
 
   // The body: one dispatch loop per iteration, priorities first.
   std::string open;
@@ -163,8 +163,8 @@ void Emitter::superblock(const Superblock& sb) {
     if (!sb.regions[i].priority.empty())
       open += " tucana_sb_priority(" + k + ", " + std::to_string(i) + ", (" + sb.regions[i].priority + "));";
   open += " for (int " + k + "_r; (" + k + "_r = tucana_sb_next(" + k + ")) >= 0;) switch (" + k + "_r) {";
-  edits_.insert(offset(sb.body->getLBracLoc()) + 1, 0, open);
-  edits_.insert(offset(sb.body->getRBracLoc()), 1, "} ");
+  edits_.insert(offset(sb.body->getLBracLoc()) + 1, kInPlace, open);
+  edits_.insert(offset(sb.body->getRBracLoc()), kAfterInPlace, "} ");
 
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];
@@ -172,8 +172,8 @@ void Emitter::superblock(const Superblock& sb) {
     if (r.annotation)
       edits_.replace(offset(r.annotation->hash_loc), pragma_length(*r.annotation), head);
     else  // a Bamboo compute part has no pragma of its own
-      edits_.insert(offset(r.first->getBeginLoc()), 1, head + " ");
-    edits_.insert(statement_end_offset(r.last), 0,
+      edits_.insert(offset(r.first->getBeginLoc()), kAfterInPlace, head + " ");
+    edits_.insert(statement_end_offset(r.last), kInPlace,
                   " tucana_sb_ran(" + k + ", " + std::to_string(i) + "); break; }");
   }
 }
@@ -211,9 +211,9 @@ void Emitter::include_runtime(const Superblock& first) {
   llvm::StringRef before = sm_.getBufferData(sm_.getMainFileID()).substr(line_start, begin - line_start);
   std::string text = "#include <tucana/superblock.h>\n" + line_directive(line(at)) + "\n";
   if (before.trim().empty())
-    edits_.insert(line_start, -1, text);
+    edits_.insert(line_start, kBeforeStatement, text);
   else
-    edits_.insert(begin, -1, "\n" + text + std::string(column(at) - 1, ' '));
+    edits_.insert(begin, kBeforeStatement, "\n" + text + std::string(column(at) - 1, ' '));
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ class TranslateConsumer : public clang::ASTConsumer {
     if (diags.hasErrorOccurred()) return;
     // Compiler messages about the code before the first edit name the file
     // as the user did, not the translated copy.
-    if (!edits.empty()) edits.insert(0, -2, line_directive(1, result_.display_name) + "\n");
+    if (!edits.empty()) edits.insert(0, kFilePreamble, line_directive(1, result_.display_name) + "\n");
     clang::SourceManager& sm = ctx.getSourceManager();
     llvm::StringRef file = sm.getFileEntryRefForID(sm.getMainFileID())->getName();
     llvm::Expected<std::string> text = edits.rewrite(file, sm.getBufferData(sm.getMainFileID()));

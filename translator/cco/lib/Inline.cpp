@@ -216,10 +216,10 @@ std::string inline_call(ASTContext& ctx, translate::EditSet& edits, const Functi
     text += " " + renamed[p] + " = (" +
             Lexer::getSourceText(CharSourceRange::getTokenRange(a->getSourceRange()), sm, lo).str() + ");";
   }
-  edits.insert(off(caller_body->getLBracLoc()) + 1, 1, decls);
+  edits.insert(off(caller_body->getLBracLoc()) + 1, translate::kAfterInPlace, decls);
   // A static callee may have no call left (TUCANA_CCO_UNUSED: the rewrite defines it).
   if (def->getStorageClass() == SC_Static && def->getBeginLoc().isFileID() && taken.insert(" unused " + fname).second)
-    edits.insert(off(def->getBeginLoc()), 0, "TUCANA_CCO_UNUSED ");
+    edits.insert(off(def->getBeginLoc()), translate::kInPlace, "TUCANA_CCO_UNUSED ");
   text += "\n" + translate::line_directive(presumed_line(sm, body->getLBracLoc()), file) + "\n" +
           std::string(sm.getExpansionColumnNumber(body->getLBracLoc()), ' ') + inner + "\n" +
           translate::line_directive(presumed_line(sm, semi), file) + "\n" +

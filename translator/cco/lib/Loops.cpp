@@ -803,148 +803,181 @@ class SiteChecker {
   std::vector<Carried> private_items_;  // of the loop's `#pragma cco do private(...)`
 };
 
-}  // namespace
+// The steps of analyze(), in the order it runs them: the pragmas checked
+// and attached (attach_statement_pragmas, collect_private_items,
+// check_overrides), then each loop's sites grouped into Comm(i) and judged
+// (report_loop; sites in no loop: report_sites_outside_loops), the sites
+// whose Comm(i) is in an enclosing loop or in a calling loop found on the
+// way (group_in_enclosing_loop, report_under_calling_loop), and last the
+// reports of one loop merged (merge_enclosing_reports).
+class LoopAnalysis {
+ public:
+  LoopAnalysis(ASTContext& ctx, PragmaList& pragmas)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), pragmas_(pragmas), an_(ctx, pragmas),
+        stmt_pragmas_(statement_pragmas(pragmas)), col_(ctx, stmt_pragmas_) {
+    for (const CcoPragma& p : pragmas.all)
+      if (p.kind == PragmaKind::Do) marked_only_ = true;
+    callee_spec_.nonblocking = "";
+  }
 
-CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
-  CheckResult result;
-  SourceManager& sm = ctx.getSourceManager();
-  Analyzer an(ctx, pragmas);
-  std::vector<CcoPragma*> stmt_pragmas;
-  bool marked_only = false;
-  for (CcoPragma& p : pragmas.all) {
-    if (p.kind != PragmaKind::Override && p.in_main_file) stmt_pragmas.push_back(&p);
-    if (p.kind == PragmaKind::Do) marked_only = true;
-  }
-  Collector col(ctx, stmt_pragmas);
-  col.TraverseDecl(ctx.getTranslationUnitDecl());
-  std::set<const Stmt*> marked;
-  for (CcoPragma* p : stmt_pragmas) {
-    auto it = col.attached.find(p);
-    const char* kw = p->kind == PragmaKind::Do ? "do" : "ignore";
-    if (it == col.attached.end()) {
-      error(ctx, p->loc, Diag::CcoNotBeforeStatement, {kw});
-      continue;
+  CheckResult run() {
+    col_.TraverseDecl(ctx_.getTranslationUnitDecl());
+    attach_statement_pragmas();
+    collect_private_items();
+    check_overrides();
+    if (ctx_.getDiagnostics().hasErrorOccurred()) return std::move(result_);
+
+    result_.file = sm_.getFileEntryRefForID(sm_.getMainFileID())->getName().str();
+    // Group the sites by loop, in source order.
+    std::vector<const Stmt*> order;
+    std::map<const Stmt*, std::vector<CallSite>> by_loop;
+    for (const CallSite& s : col_.sites) {
+      if (!by_loop.count(s.loop)) order.push_back(s.loop);
+      by_loop[s.loop].push_back(s);
     }
-    if (p->kind == PragmaKind::Do) {
-      if (!is_loop(it->second)) error(ctx, p->loc, Diag::CcoDoNotOnLoop);
-      marked.insert(it->second);
-    } else {
-      an.set_ignored(it->second, p);
+    for (const Stmt* loop : order) {
+      if (loop)
+        report_loop(loop, by_loop[loop]);
+      else
+        report_sites_outside_loops(by_loop[loop]);
     }
+    merge_enclosing_reports();
+    result_.ok = true;
+    return std::move(result_);
   }
-  // The private(...) items of each marked loop.
-  std::map<const Stmt*, std::vector<Carried>> private_items;
-  for (CcoPragma* p : stmt_pragmas) {
-    if (p->kind != PragmaKind::Do || !col.attached.count(p) || !col.attached_in[p]) continue;
-    const Stmt* L = col.attached[p];
-    for (const PrivateItem& item : p->privates) {
-      const VarDecl* v = visible_at(ctx, col.attached_in[p], L, item.name);
-      if (!v) {
-        error(ctx, item.loc, Diag::CcoPrivateUnknown, {item.name});
+
+ private:
+  static std::vector<CcoPragma*> statement_pragmas(PragmaList& pragmas) {
+    std::vector<CcoPragma*> out;
+    for (CcoPragma& p : pragmas.all)
+      if (p.kind != PragmaKind::Override && p.in_main_file) out.push_back(&p);
+    return out;
+  }
+
+  // `#pragma cco do` and `ignore` must stand before a statement (`do`: a
+  // loop); the loops marked `do`, and the statements ignored, are recorded.
+  void attach_statement_pragmas() {
+    for (CcoPragma* p : stmt_pragmas_) {
+      auto it = col_.attached.find(p);
+      const char* kw = p->kind == PragmaKind::Do ? "do" : "ignore";
+      if (it == col_.attached.end()) {
+        error(ctx_, p->loc, Diag::CcoNotBeforeStatement, {kw});
         continue;
       }
-      QualType t = v->getType();
-      if (item.section && !t->isPointerType()) {
-        error(ctx, item.loc, Diag::CcoPrivateSectionOfArray, {item.name});
-        continue;
+      if (p->kind == PragmaKind::Do) {
+        if (!is_loop(it->second)) error(ctx_, p->loc, Diag::CcoDoNotOnLoop);
+        marked_.insert(it->second);
+      } else {
+        an_.set_ignored(it->second, p);
       }
-      if (!item.section && !(isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
-                             t->isStructureType())) {
-        error(ctx, item.loc, t->isPointerType() ? Diag::CcoPrivatePointer : Diag::CcoPrivateNoSize, {item.name});
-        continue;
-      }
-      Carried c;
-      c.var = v, c.is_private = true, c.section = item.section, c.lo = item.lo, c.len = item.len;
-      private_items[L].push_back(c);
     }
   }
-  // Overrides name a declared function and its parameters or globals.
-  for (CcoPragma& p : pragmas.all) {
-    if (p.kind != PragmaKind::Override) continue;
-    const FunctionDecl* f = nullptr;
-    for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-      if (auto* fd = dyn_cast<FunctionDecl>(d); fd && plain_name(fd) == p.function) f = fd;
-    if (!f) {
-      error(ctx, p.function_loc, Diag::CcoOverrideUnknownFunction, {p.function});
-      continue;
+
+  // The private(...) items of each marked loop: variables visible at the
+  // loop, of a known size (a section for a pointer).
+  void collect_private_items() {
+    for (CcoPragma* p : stmt_pragmas_) {
+      if (p->kind != PragmaKind::Do || !col_.attached.count(p) || !col_.attached_in[p]) continue;
+      const Stmt* L = col_.attached[p];
+      for (const PrivateItem& item : p->privates) {
+        const VarDecl* v = visible_at(ctx_, col_.attached_in[p], L, item.name);
+        if (!v) {
+          error(ctx_, item.loc, Diag::CcoPrivateUnknown, {item.name});
+          continue;
+        }
+        QualType t = v->getType();
+        if (item.section && !t->isPointerType()) {
+          error(ctx_, item.loc, Diag::CcoPrivateSectionOfArray, {item.name});
+          continue;
+        }
+        if (!item.section && !(isa<ConstantArrayType>(t.getTypePtr()) || (t->isScalarType() && !t->isPointerType()) ||
+                               t->isStructureType())) {
+          error(ctx_, item.loc, t->isPointerType() ? Diag::CcoPrivatePointer : Diag::CcoPrivateNoSize, {item.name});
+          continue;
+        }
+        Carried c;
+        c.var = v, c.is_private = true, c.section = item.section, c.lo = item.lo, c.len = item.len;
+        private_items_[L].push_back(c);
+      }
     }
-    bool ok = true;
-    for (auto* items : {&p.reads, &p.writes})
-      for (const OverrideItem& i : *items) {
-        if (i.position > 0 && static_cast<unsigned>(i.position) > f->getNumParams()) {
-          error(ctx, i.loc, Diag::CcoOverridePosition,
-                {p.function, std::to_string(f->getNumParams()), std::to_string(i.position)});
-          ok = false;
-        } else if (!i.name.empty()) {
-          bool found = false;
-          for (unsigned k = 0; k < f->getNumParams(); ++k) found |= f->getParamDecl(k)->getName() == i.name;
-          for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-            if (auto* v = dyn_cast<VarDecl>(d); v && v->getName() == i.name) found = true;
-          if (!found) {
-            error(ctx, i.loc, Diag::CcoOverrideUnknownName, {i.name, p.function});
+  }
+
+  // Overrides name a declared function and its parameters or globals; the
+  // valid ones are handed to the analyzer.
+  void check_overrides() {
+    for (CcoPragma& p : pragmas_.all) {
+      if (p.kind != PragmaKind::Override) continue;
+      const FunctionDecl* f = nullptr;
+      for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+        if (auto* fd = dyn_cast<FunctionDecl>(d); fd && plain_name(fd) == p.function) f = fd;
+      if (!f) {
+        error(ctx_, p.function_loc, Diag::CcoOverrideUnknownFunction, {p.function});
+        continue;
+      }
+      bool ok = true;
+      for (auto* items : {&p.reads, &p.writes})
+        for (const OverrideItem& i : *items) {
+          if (i.position > 0 && static_cast<unsigned>(i.position) > f->getNumParams()) {
+            error(ctx_, i.loc, Diag::CcoOverridePosition,
+                  {p.function, std::to_string(f->getNumParams()), std::to_string(i.position)});
             ok = false;
+          } else if (!i.name.empty()) {
+            bool found = false;
+            for (unsigned k = 0; k < f->getNumParams(); ++k) found |= f->getParamDecl(k)->getName() == i.name;
+            for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+              if (auto* v = dyn_cast<VarDecl>(d); v && v->getName() == i.name) found = true;
+            if (!found) {
+              error(ctx_, i.loc, Diag::CcoOverrideUnknownName, {i.name, p.function});
+              ok = false;
+            }
           }
         }
-      }
-    if (ok) an.set_override(p.function, &p);
+      if (ok) an_.set_override(p.function, &p);
+    }
   }
-  if (ctx.getDiagnostics().hasErrorOccurred()) return result;
 
-  result.file = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
-  // Group the sites by loop, in source order.
-  std::vector<const Stmt*> order;
-  std::map<const Stmt*, std::vector<CallSite>> by_loop;
-  for (const CallSite& s : col.sites) {
-    if (!by_loop.count(s.loop)) order.push_back(s.loop);
-    by_loop[s.loop].push_back(s);
-  }
-  // Sites whose Comm(i) is nested statements of an enclosing loop, by loop.
-  std::map<const Stmt*, LoopReport> outer_reports;
-  std::set<const CallExpr*> grouped;  // calls of such a Comm(i) already reported
   // The outward search: the first loop around `c`, innermost first, in whose
-  // (flattened) body `c` and the waits completing it form Comm(i).
-  // `callee`: `c` is a call of a function holding the communication (a
-  // blocking unit of Comm).
-  CommSpec callee_spec;
-  callee_spec.nonblocking = "";
-  auto outward = [&](const CallSite& c, Site s, bool callee) -> bool {
-    const CommSpec* spec = callee ? &callee_spec : find_comm(plain_name(c.call->getDirectCallee()));
+  // (flattened) body `c` and the waits completing it form Comm(i); the site
+  // `s` is judged there and reported under that loop. `callee`: `c` is a
+  // call of a function holding the communication (a blocking unit of Comm).
+  bool group_in_enclosing_loop(const CallSite& c, Site s, bool callee) {
+    const CommSpec* spec = callee ? &callee_spec_ : find_comm(plain_name(c.call->getDirectCallee()));
     if (!spec->post && !spec->nonblocking) return false;
     for (const Stmt* L : c.outer) {
-      if (marked_only && !marked.count(L)) continue;
+      if (marked_only_ && !marked_.count(L)) continue;
       const VarDecl* var = loop_variable(L);
       if (!var) continue;
       std::vector<const Stmt*> flat = flattened(loop_body(L));
       if (!nested_group(flat, c.call, *spec, s.first, s.last)) continue;
       std::vector<const CallExpr*> in_comm;
       for (unsigned i = s.first; i <= s.last; ++i) comm_calls(flat[i], [](const CommSpec&) { return true; }, in_comm);
-      grouped.insert(in_comm.begin(), in_comm.end());
+      grouped_.insert(in_comm.begin(), in_comm.end());
       s.loop = L;
-      s.last_line = std::max(s.line, presumed_line(sm, flat[s.last]->getEndLoc()));
+      s.last_line = std::max(s.line, presumed_line(sm_, flat[s.last]->getEndLoc()));
       if (callee) {
         s.last_line = s.line;  // the site stays the MPI call inside the callee
         std::string name = c.call->getDirectCallee()->getNameAsString();
         // A call that is a statement of the loop body of its own can be inlined.
         if (s.first == s.last && top_level_call(flat[s.first]) == c.call) s.callee_call = c.call;
         s.no_rewrite = "communication inside '" + name + "' (line " +
-                       std::to_string(presumed_line(sm, c.call->getBeginLoc())) +
+                       std::to_string(presumed_line(sm_, c.call->getBeginLoc())) +
                        "): inline it, or split it into post and wait";
       } else {
         s.no_rewrite = "Comm(i) is made of nested statements (lines " +
-                       std::to_string(presumed_line(sm, flat[s.first]->getBeginLoc())) + "-" +
+                       std::to_string(presumed_line(sm_, flat[s.first]->getBeginLoc())) + "-" +
                        std::to_string(s.last_line) +
                        "): tucana-cco rewrites only posts, waits and blocking calls that are top-level statements of "
                        "the loop body";
       }
-      SiteChecker(ctx, an, c.function, L, var, private_items[L]).check(loop_body(L), flat, s);
-      LoopReport& lr = outer_reports[L];
+      SiteChecker(ctx_, an_, c.function, L, var, private_items_[L]).check(loop_body(L), flat, s);
+      LoopReport& lr = outer_reports_[L];
       if (!lr.loop) {
         lr.loop = L;
         lr.function = c.function;
-        SourceLocation begin = sm.getExpansionLoc(L->getBeginLoc());
-        lr.line = presumed_line(sm, begin);
-        lr.col = sm.getExpansionColumnNumber(begin);
-        lr.end_line = presumed_line(sm, L->getEndLoc());
+        SourceLocation begin = sm_.getExpansionLoc(L->getBeginLoc());
+        lr.line = presumed_line(sm_, begin);
+        lr.col = sm_.getExpansionColumnNumber(begin);
+        lr.end_line = presumed_line(sm_, L->getEndLoc());
         lr.var_decl = var;
         lr.var = var->getNameAsString();
       }
@@ -952,81 +985,145 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
       return true;
     }
     return false;
-  };
+  }
+
   // A site in a function some loop calls: the call of that function is Comm(i)
   // of the caller's loop (the first call in a loop of the main file). Every
   // site of the function is reported, each with that loop's verdict.
-  std::function<bool(const CallSite&)> via_caller = [&](const CallSite& c) -> bool {
+  bool report_under_calling_loop(const CallSite& c) {
     const FunctionDecl* f = c.function;
     if (!f || !f->getBody()) return false;
     const FunctionDecl* def = nullptr;
     f->hasBody(def);
     Site s;
-    s.line = presumed_line(sm, c.call->getBeginLoc());
-    s.col = sm.getExpansionColumnNumber(c.call->getBeginLoc());
+    s.line = presumed_line(sm_, c.call->getBeginLoc());
+    s.col = sm_.getExpansionColumnNumber(c.call->getBeginLoc());
     s.call = c.call->getDirectCallee()->getNameAsString();
-    // Callers not in a loop pass the search on to their own callers.
-    std::function<bool(const FunctionDecl*, int)> up = [&](const FunctionDecl* fn, int depth) -> bool {
-      auto it = col.calls_to.find(fn);
-      if (it == col.calls_to.end() || depth > 4) return false;
-      for (const CallSite& caller : it->second) {
-        if (caller.loop ? outward(caller, s, true) : caller.function && up(caller.function, depth + 1)) return true;
-      }
-      return false;
-    };
-    if (!up(def, 0)) return false;
-    grouped.insert(c.call);
+    if (!in_calling_loop(def, s, 0)) return false;
+    grouped_.insert(c.call);
     return true;
-  };
-  for (const Stmt* loop : order) {
-    std::vector<CallSite>& calls = by_loop[loop];
+  }
+  // Callers not in a loop pass the search on to their own callers.
+  bool in_calling_loop(const FunctionDecl* fn, const Site& s, int depth) {
+    auto it = col_.calls_to.find(fn);
+    if (it == col_.calls_to.end() || depth > 4) return false;
+    for (const CallSite& caller : it->second) {
+      if (caller.loop ? group_in_enclosing_loop(caller, s, true)
+                      : caller.function && in_calling_loop(caller.function, s, depth + 1))
+        return true;
+    }
+    return false;
+  }
+
+  Site site_of(const CallExpr* c, const Stmt* loop) {
+    Site s;
+    s.line = presumed_line(sm_, c->getBeginLoc());
+    s.col = sm_.getExpansionColumnNumber(c->getBeginLoc());
+    s.call = c->getDirectCallee()->getNameAsString();
+    s.loop = loop;
+    return s;
+  }
+
+  // A site in a template's code is reported, unsupported.
+  bool template_site(const CallSite& c, LoopReport& lr) {
+    if (!col_.in_template.count(c.call)) return false;
+    Site s = site_of(c.call, lr.loop);
+    s.verdict = Verdict::Unsupported;
+    s.reasons.push_back("in the template '" + c.function->getQualifiedNameAsString() +
+                        "': tucana-cco analyzes only code that is not a template (its types are not known)");
+    lr.sites.push_back(s);
+    return true;
+  }
+
+  // The sites in no loop of their function: under a calling loop when there
+  // is one, else reported unsupported (in the pseudo loop of line 0).
+  void report_sites_outside_loops(const std::vector<CallSite>& calls) {
+    LoopReport lr;
+    lr.function = calls.front().function;
+    for (const CallSite& c : calls) {
+      if (template_site(c, lr)) continue;
+      if (grouped_.count(c.call) || report_under_calling_loop(c)) continue;
+      Site s = site_of(c.call, nullptr);
+      std::string why = "not in a loop";
+      // Say where the function is called in a loop that could not take it.
+      const FunctionDecl* def = nullptr;
+      if (c.function && c.function->hasBody(def))
+        if (auto it = col_.calls_to.find(def); it != col_.calls_to.end())
+          for (const CallSite& caller : it->second)
+            if (caller.loop) {
+              why += " ('" + c.function->getNameAsString() + "' is called in the loop at line " +
+                     std::to_string(presumed_line(sm_, caller.loop->getBeginLoc())) +
+                     ", which is not a counted for loop)";
+              break;
+            }
+      s.reasons.push_back(why);
+      lr.sites.push_back(s);
+    }
+    if (!lr.sites.empty()) result_.loops.push_back(lr);
+  }
+
+  // Comm(i) of the site `s` at top-level statement s.first of `stmts`: the
+  // posts up to the waits completing them, or consecutive blocking
+  // point-to-point calls; s.last is set. Returns why it cannot be overlapped
+  // ("" when it can); `structural`: because of the loop's shape (an
+  // enclosing loop may still take it).
+  std::string group_comm(const std::vector<const Stmt*>& stmts, Site& s, bool& structural) {
+    const CommSpec* spec = find_comm(s.call);
+    auto spec_at = [&](unsigned i) -> const CommSpec* {
+      const CallExpr* ce = i < stmts.size() ? top_level_call(stmts[i]) : nullptr;
+      return ce && ce->getDirectCallee() ? find_comm(plain_name(ce->getDirectCallee())) : nullptr;
+    };
+    std::string why;
+    if (spec->post) {
+      // Posts up to the waits that complete them.
+      unsigned i = s.last + 1;
+      while (spec_at(i) && spec_at(i)->post) ++i;
+      if (!spec_at(i) || !spec_at(i)->wait) {
+        why = "the requests of " + s.call + " are not completed by an MPI_Wait/MPI_Waitall that follows the posts at top level";
+        structural = true;
+      } else {
+        while (spec_at(i + 1) && spec_at(i + 1)->wait) ++i;
+        s.last = i;
+      }
+    } else if (!spec->collective) {
+      // Consecutive blocking point-to-point calls go together (a Send and a Recv).
+      while (spec_at(s.last + 1) && !spec_at(s.last + 1)->collective && !spec_at(s.last + 1)->post &&
+             !spec_at(s.last + 1)->wait)
+        ++s.last;
+    }
+    if (why.empty() && !spec->post && !spec->nonblocking) why = s.call + " has no non-blocking counterpart";
+    return why;
+  }
+
+  // Why rewrite cannot edit the site (a loop header or a call written
+  // through a macro has no text of its own), or "".
+  std::string macro_obstacle(const Stmt* loop, const CompoundStmt* body, const std::vector<const Stmt*>& stmts,
+                             const Site& s) {
+    auto macro = [&](SourceLocation l) {
+      return "'" + Lexer::getImmediateMacroName(l, sm_, ctx_.getLangOpts()).str() + "'";
+    };
+    auto* fs = dyn_cast<ForStmt>(loop);
+    if (fs && (fs->getLParenLoc().isMacroID() || body->getLBracLoc().isMacroID()))
+      return "the loop header is written through the macro " + macro(fs->getLParenLoc()) +
+             ": tucana-cco cannot edit it";
+    for (unsigned i = s.first; i <= s.last; ++i)
+      if (stmts[i]->getBeginLoc().isMacroID() || stmts[i]->getEndLoc().isMacroID())
+        return "the communication at line " + std::to_string(presumed_line(sm_, stmts[i]->getBeginLoc())) +
+               " is written through the macro " + macro(stmts[i]->getBeginLoc()) + ": tucana-cco cannot edit it";
+    return "";
+  }
+
+  // The sites of `loop` (their innermost loop): each grouped into Comm(i)
+  // with the calls after it and judged, or unsupported with the reason (when
+  // the reason is the loop's shape, an enclosing or calling loop may take it).
+  void report_loop(const Stmt* loop, const std::vector<CallSite>& calls) {
     LoopReport lr;
     lr.loop = loop;
     lr.function = calls.front().function;
-    auto site_of = [&](const CallExpr* c) {
-      Site s;
-      s.line = presumed_line(sm, c->getBeginLoc());
-      s.col = sm.getExpansionColumnNumber(c->getBeginLoc());
-      s.call = c->getDirectCallee()->getNameAsString();
-      s.loop = loop;
-      return s;
-    };
-    auto template_site = [&](const CallSite& c) {
-      if (!col.in_template.count(c.call)) return false;
-      Site s = site_of(c.call);
-      s.verdict = Verdict::Unsupported;
-      s.reasons.push_back("in the template '" + c.function->getQualifiedNameAsString() +
-                          "': tucana-cco analyzes only code that is not a template (its types are not known)");
-      lr.sites.push_back(s);
-      return true;
-    };
-    if (!loop) {
-      for (const CallSite& c : calls) {
-        if (template_site(c)) continue;
-        if (grouped.count(c.call) || via_caller(c)) continue;
-        Site s = site_of(c.call);
-        std::string why = "not in a loop";
-        // Say where the function is called in a loop that could not take it.
-        const FunctionDecl* def = nullptr;
-        if (c.function && c.function->hasBody(def))
-          if (auto it = col.calls_to.find(def); it != col.calls_to.end())
-            for (const CallSite& caller : it->second)
-              if (caller.loop) {
-                why += " ('" + c.function->getNameAsString() + "' is called in the loop at line " +
-                       std::to_string(presumed_line(sm, caller.loop->getBeginLoc())) +
-                       ", which is not a counted for loop)";
-                break;
-              }
-        s.reasons.push_back(why);
-        lr.sites.push_back(s);
-      }
-      if (!lr.sites.empty()) result.loops.push_back(lr);
-      continue;
-    }
-    SourceLocation begin = sm.getExpansionLoc(loop->getBeginLoc());
-    lr.line = presumed_line(sm, begin);
-    lr.col = sm.getExpansionColumnNumber(begin);
-    lr.end_line = presumed_line(sm, loop->getEndLoc());
+    SourceLocation begin = sm_.getExpansionLoc(loop->getBeginLoc());
+    lr.line = presumed_line(sm_, begin);
+    lr.col = sm_.getExpansionColumnNumber(begin);
+    lr.end_line = presumed_line(sm_, loop->getEndLoc());
     const VarDecl* var = loop_variable(loop);
     lr.var_decl = var;
     lr.var = var ? var->getNameAsString() : "";
@@ -1035,91 +1132,79 @@ CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) {
     if (body) stmts.assign(body->body_begin(), body->body_end());
     std::set<const CallExpr*> done;
     for (const CallSite& c : calls) {
-      if (template_site(c)) continue;
-      if (done.count(c.call) || grouped.count(c.call)) continue;
-      Site s = site_of(c.call);
+      if (template_site(c, lr)) continue;
+      if (done.count(c.call) || grouped_.count(c.call)) continue;
+      Site s = site_of(c.call, loop);
       std::string why;
       bool structural = false;
-      if (marked_only && !marked.count(loop)) why = "the loop is not marked '#pragma cco do' (other loops of the file are)";
+      if (marked_only_ && !marked_.count(loop)) why = "the loop is not marked '#pragma cco do' (other loops of the file are)";
       else if (!var) why = "not a counted loop (a for loop with a loop variable)";
       else if (!body) why = "the loop body is not a { } block";
       int k = -1;
       for (unsigned i = 0; i < stmts.size(); ++i)
         if (top_level_call(stmts[i]) == c.call) k = static_cast<int>(i);
       if (why.empty() && k < 0) why = "not a top-level statement of the loop body";
-      structural = !why.empty() && !(marked_only && !marked.count(loop));
+      structural = !why.empty() && !(marked_only_ && !marked_.count(loop));
       if (why.empty()) {
-        const CommSpec* spec = find_comm(s.call);
         s.first = s.last = static_cast<unsigned>(k);
-        auto spec_at = [&](unsigned i) -> const CommSpec* {
-          const CallExpr* ce = i < stmts.size() ? top_level_call(stmts[i]) : nullptr;
-          return ce && ce->getDirectCallee() ? find_comm(plain_name(ce->getDirectCallee())) : nullptr;
-        };
-        if (spec->post) {
-          // Posts up to the waits that complete them.
-          unsigned i = s.last + 1;
-          while (spec_at(i) && spec_at(i)->post) ++i;
-          if (!spec_at(i) || !spec_at(i)->wait) {
-            why = "the requests of " + s.call + " are not completed by an MPI_Wait/MPI_Waitall that follows the posts at top level";
-            structural = true;
-          } else {
-            while (spec_at(i + 1) && spec_at(i + 1)->wait) ++i;
-            s.last = i;
-          }
-        } else if (!spec->collective) {
-          // Consecutive blocking point-to-point calls go together (a Send and a Recv).
-          while (spec_at(s.last + 1) && !spec_at(s.last + 1)->collective && !spec_at(s.last + 1)->post &&
-                 !spec_at(s.last + 1)->wait)
-            ++s.last;
-        }
-        if (why.empty() && !spec->post && !spec->nonblocking)
-          why = s.call + " has no non-blocking counterpart";
+        why = group_comm(stmts, s, structural);
         for (unsigned i = s.first; i <= s.last; ++i)
           if (const CallExpr* ce = top_level_call(stmts[i])) done.insert(ce);
       }
       s.last_line = s.line;
       if (k >= 0)
-        s.last_line = std::max(s.line, presumed_line(sm, stmts[why.empty() ? s.last : s.first]->getEndLoc()));
-      if (!why.empty() && structural && (outward(c, site_of(c.call), false) || via_caller(c))) continue;
+        s.last_line = std::max(s.line, presumed_line(sm_, stmts[why.empty() ? s.last : s.first]->getEndLoc()));
+      if (!why.empty() && structural &&
+          (group_in_enclosing_loop(c, site_of(c.call, loop), false) || report_under_calling_loop(c)))
+        continue;
       if (!why.empty()) {
         s.reasons.push_back(why);
         s.verdict = Verdict::Unsupported;
       } else {
-        // Rewrite edits the text: a header or a call that a macro expands to has none to edit.
-        auto macro = [&](SourceLocation l) {
-          return "'" + Lexer::getImmediateMacroName(l, sm, ctx.getLangOpts()).str() + "'";
-        };
-        auto* fs = dyn_cast<ForStmt>(loop);
-        if (fs && (fs->getLParenLoc().isMacroID() || body->getLBracLoc().isMacroID()))
-          s.no_rewrite = "the loop header is written through the macro " + macro(fs->getLParenLoc()) +
-                         ": tucana-cco cannot edit it";
-        for (unsigned i = s.first; i <= s.last && s.no_rewrite.empty(); ++i)
-          if (stmts[i]->getBeginLoc().isMacroID() || stmts[i]->getEndLoc().isMacroID())
-            s.no_rewrite = "the communication at line " +
-                           std::to_string(presumed_line(sm, stmts[i]->getBeginLoc())) +
-                           " is written through the macro " + macro(stmts[i]->getBeginLoc()) +
-                           ": tucana-cco cannot edit it";
-        SiteChecker(ctx, an, lr.function, loop, var, private_items[loop]).check(body, stmts, s);
+        s.no_rewrite = macro_obstacle(loop, body, stmts, s);
+        SiteChecker(ctx_, an_, lr.function, loop, var, private_items_[loop]).check(body, stmts, s);
       }
       lr.sites.push_back(s);
     }
-    if (!lr.sites.empty()) result.loops.push_back(lr);
+    if (!lr.sites.empty()) result_.loops.push_back(lr);
   }
+
   // A loop with sites of its own and sites in callees is one report.
-  for (auto& [l, lr] : outer_reports) {
-    auto same = std::find_if(result.loops.begin(), result.loops.end(), [&](const LoopReport& r) { return r.loop == l; });
-    if (same == result.loops.end()) {
-      result.loops.push_back(lr);
-      continue;
+  void merge_enclosing_reports() {
+    for (auto& [l, lr] : outer_reports_) {
+      auto same = std::find_if(result_.loops.begin(), result_.loops.end(),
+                               [&, l = l](const LoopReport& r) { return r.loop == l; });
+      if (same == result_.loops.end()) {
+        result_.loops.push_back(lr);
+        continue;
+      }
+      same->sites.insert(same->sites.end(), lr.sites.begin(), lr.sites.end());
+      std::stable_sort(same->sites.begin(), same->sites.end(),
+                       [](const Site& a, const Site& b) { return a.line < b.line; });
     }
-    same->sites.insert(same->sites.end(), lr.sites.begin(), lr.sites.end());
-    std::stable_sort(same->sites.begin(), same->sites.end(), [](const Site& a, const Site& b) { return a.line < b.line; });
+    std::stable_sort(result_.loops.begin(), result_.loops.end(),
+                     [](const LoopReport& a, const LoopReport& b) { return a.line < b.line; });
   }
-  std::stable_sort(result.loops.begin(), result.loops.end(),
-                   [](const LoopReport& a, const LoopReport& b) { return a.line < b.line; });
-  result.ok = true;
-  return result;
-}
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  PragmaList& pragmas_;
+  Analyzer an_;
+  std::vector<CcoPragma*> stmt_pragmas_;  // do and ignore of the main file (col_ refers to it)
+  Collector col_;
+  bool marked_only_ = false;  // some loop is marked '#pragma cco do': only those are analyzed
+  std::set<const Stmt*> marked_;
+  std::map<const Stmt*, std::vector<Carried>> private_items_;  // of each marked loop
+  // Sites whose Comm(i) is nested statements of an enclosing loop, by loop.
+  std::map<const Stmt*, LoopReport> outer_reports_;
+  std::set<const CallExpr*> grouped_;  // calls of such a Comm(i) already reported
+  CommSpec callee_spec_;               // a call of a function holding communication: blocking, no counterpart
+  CheckResult result_;
+};
+
+}  // namespace
+
+CheckResult analyze(ASTContext& ctx, PragmaList& pragmas) { return LoopAnalysis(ctx, pragmas).run(); }
 
 // ---------------------------------------------------------------- output
 namespace {

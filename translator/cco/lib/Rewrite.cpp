@@ -10,9 +10,10 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
-#include "tucana/translate/EditSet.h"
 #include "tucana/cco/Cco.h"
 #include "tucana/cco/Internal.h"
+#include "tucana/translate/Diagnostics.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/translate/MpiCalls.h"
 #include "tucana/translate/SuperblockEmitter.h"
 
@@ -113,13 +114,17 @@ class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
   std::vector<const FunctionDecl*> callees;
 };
 
-// `buffer` with `edits` applied into `out`; false (and an error printed)
-// when two edits overlap, which is a bug of the stages that made them.
-bool apply_edits(const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file, std::string& out) {
+// `buffer` (the main file's) with `edits` applied into `out`; false (and
+// ConflictingEdits reported at the file's start, as tucana-translate does)
+// when two edits overlap, which is a bug of the code that made them.
+bool apply_edits(ASTContext& ctx, const translate::EditSet& edits, llvm::StringRef buffer, const std::string& file,
+                 std::string& out) {
   llvm::Expected<std::string> text = edits.rewrite(file, buffer);
   if (!text) {
-    llvm::errs() << "tucana-cco: error: overlapping edits (a bug of tucana-cco: please report it): "
-                 << llvm::toString(text.takeError()) << "\n";
+    const SourceManager& sm = ctx.getSourceManager();
+    translate::report(ctx.getDiagnostics(), sm.getLocForStartOfFile(sm.getMainFileID()),
+                      translate::Diag::ConflictingEdits)
+        << llvm::toString(text.takeError());
     return false;
   }
   out = std::move(*text);
@@ -486,15 +491,15 @@ class LoopRewriter {
       progress_.insert(b);
       if (auto* c = dyn_cast<CompoundStmt>(b)) {
         if (c->getLBracLoc().isMacroID()) continue;  // a loop inside a macro (do { } while (0))
-        edits_.insert(offset(c->getLBracLoc()) + 1, 0, " tucana_cco_progress();");
+        edits_.insert(offset(c->getLBracLoc()) + 1, translate::kInPlace, " tucana_cco_progress();");
         continue;
       }
       // A body without braces gets them.
       if (b->getBeginLoc().isMacroID() || b->getEndLoc().isMacroID()) continue;
       SourceLocation semi = Lexer::findLocationAfterToken(b->getEndLoc(), tok::semi, sm_, ctx_.getLangOpts(), false);
       if (semi.isInvalid()) continue;
-      edits_.insert(offset(b->getBeginLoc()), 0, "{ tucana_cco_progress(); ");
-      edits_.insert(offset(semi), 0, " }");
+      edits_.insert(offset(b->getBeginLoc()), translate::kInPlace, "{ tucana_cco_progress(); ");
+      edits_.insert(offset(semi), translate::kInPlace, " }");
     }
   }
 
@@ -598,9 +603,9 @@ std::string annotate(ASTContext& ctx, translate::EditSet& edits, const LoopRepor
     if (!llvm::StringRef(buf.data() + start, off - start).trim().empty())
       text = "\n" + text + translate::line_directive(presumed_line(sm, begin), file) + "\n";
     text += std::string(sm.getExpansionColumnNumber(begin) - 1, ' ');
-    edits.insert(sm.getFileOffset(stmts[k]->getBeginLoc()), 0, text);
+    edits.insert(sm.getFileOffset(stmts[k]->getBeginLoc()), translate::kInPlace, text);
   }
-  edits.insert(sm.getFileOffset(sm.getExpansionLoc(loop->getBeginLoc())), 0,
+  edits.insert(sm.getFileOffset(sm.getExpansionLoc(loop->getBeginLoc())), translate::kInPlace,
                "#pragma tucana superblock\n" +
                    std::string(sm.getExpansionColumnNumber(loop->getBeginLoc()) - 1, ' '));
   return "";
@@ -733,20 +738,20 @@ RewriteResult rewrite(ASTContext& ctx, const CheckResult& check, const Options& 
     std::string helpers = kHelpers;
     helpers.replace(helpers.find("@FREQ@"), 6, std::to_string(opts.test_freq < 0 ? 16 : opts.test_freq));
     SourceLocation line_start = sm.translateLineCol(sm.getMainFileID(), sm.getExpansionLineNumber(first), 1);
-    edits.insert(sm.getFileOffset(line_start), 0,
+    edits.insert(sm.getFileOffset(line_start), translate::kInPlace,
                  helpers + translate::line_directive(presumed_line(sm, first), file) + "\n");
-    edits.insert(0, -1, translate::line_directive(1, file) + "\n");
+    edits.insert(0, translate::kFilePreamble, translate::line_directive(1, file) + "\n");
   }
   if (inlined > 0) {
     // A static callee inlined at its only call would be unused.
-    inl.insert(0, -2,
+    inl.insert(0, translate::kFilePreamble,
                "#ifndef TUCANA_CCO_UNUSED\n#if defined(__GNUC__)\n#define TUCANA_CCO_UNUSED "
                "__attribute__((unused))\n#else\n#define TUCANA_CCO_UNUSED\n#endif\n#endif\n" +
                    translate::line_directive(1, file) + "\n");
-    if (!apply_edits(inl, buffer, result.file_name, result.inlined)) return result;
+    if (!apply_edits(ctx, inl, buffer, result.file_name, result.inlined)) return result;
   }
   result.done = done;
-  if (!apply_edits(edits, buffer, result.file_name, result.text)) return result;
+  if (!apply_edits(ctx, edits, buffer, result.file_name, result.text)) return result;
   result.ok = true;
   return result;
 }

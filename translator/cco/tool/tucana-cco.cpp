@@ -13,6 +13,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -22,9 +23,36 @@
 
 namespace {
 
+namespace cl = llvm::cl;
+
 const char* kUsage =
     "usage: tucana-cco check [--json] FILE -- COMPILER FLAGS\n"
     "       tucana-cco rewrite --mpi|--tucana FILE -o OUT [--line N]... [--test-freq N] -- COMPILER FLAGS\n";
+
+// The two commands are llvm::cl subcommands; the compiler flags after "--"
+// are split off before parsing (they are the compiler's, not options of
+// this tool). --line and --test-freq are read as text and checked here, so
+// that a bad value gets this tool's message rather than llvm::cl's.
+cl::OptionCategory category("tucana-cco options");
+cl::SubCommand check_command("check", "whether each loop's blocking communication may overlap the code around it");
+cl::SubCommand rewrite_command("rewrite", "pipeline the loops found safe (--mpi) or annotate them for Tucana (--tucana)");
+cl::list<std::string> sources(cl::Positional, cl::desc("<source file>"), cl::sub(check_command),
+                              cl::sub(rewrite_command), cl::cat(category));
+cl::opt<bool> json("json", cl::desc("Print the report as JSON (docs/advise-check-rewrite.md)"), cl::sub(check_command),
+                   cl::cat(category));
+cl::opt<bool> pipeline_mpi("mpi", cl::desc("Pipeline the loops in plain MPI (non-blocking calls, MPI_Test progress)"),
+                           cl::sub(rewrite_command), cl::cat(category));
+cl::opt<bool> annotate_tucana("tucana", cl::desc("Annotate the loops with Tucana's superblock pragmas"),
+                              cl::sub(rewrite_command), cl::cat(category));
+cl::opt<std::string> output_file("o", cl::desc("Write the rewritten source to <file> (required)"),
+                                 cl::value_desc("file"), cl::sub(rewrite_command), cl::cat(category));
+cl::list<std::string> lines("line", cl::desc("Rewrite only the loops with a communication site at line <n> (repeatable)"),
+                            cl::value_desc("n"), cl::sub(rewrite_command), cl::cat(category));
+cl::opt<std::string> test_freq("test-freq", cl::desc("One MPI_Testall per <n> progress calls (0: none; default 1024)"),
+                               cl::value_desc("n"), cl::sub(rewrite_command), cl::cat(category));
+cl::extrahelp more_help(
+    "\nCompiler flags go after '--' (e.g. -- -I include -DN=64). Tucana's <mpi.h> is always on the include path.\n"
+    "See docs/advise-check-rewrite.md.\n");
 
 int fail(const std::string& message) {
   llvm::errs() << "tucana-cco: error: " << message << "\n";
@@ -51,58 +79,42 @@ int main(int argc, const char** argv) {
       break;
     }
   if (args.empty()) return usage("expected a command: check or rewrite");
-  if (args[0] == "--help" || args[0] == "-h") {
-    llvm::outs() << kUsage;
-    return 0;
-  }
-  if (args[0] == "--version") {
-    llvm::outs() << "tucana-cco (Tucana) " << TUCANA_VERSION << "\n";
-    return 0;
-  }
+  if (args[0] == "-h") args[0] = "--help";
+  if (args[0][0] != '-' && args[0] != "check" && args[0] != "rewrite")
+    return usage("unknown command '" + args[0] + "'");
+  cl::SetVersionPrinter([](llvm::raw_ostream& out) { out << "tucana-cco (Tucana) " << TUCANA_VERSION << "\n"; });
+  for (cl::SubCommand* sub : {&*cl::TopLevelSubCommand, &check_command, &rewrite_command})
+    cl::HideUnrelatedOptions(category, *sub);
+  std::vector<const char*> cl_argv{argv[0]};
+  for (const std::string& a : args) cl_argv.push_back(a.c_str());
+  if (!cl::ParseCommandLineOptions(static_cast<int>(cl_argv.size()), cl_argv.data(),
+                                   "tucana-cco: blocking MPI communication in loops, checked and pipelined\n",
+                                   &llvm::errs()))
+    return usage("bad command line");
+  if (!check_command && !rewrite_command) return usage("expected a command: check or rewrite");
+  bool check = static_cast<bool>(check_command);
   tucana::cco::Options opts;
-  std::string input, output;
-  bool json = false, mode_set = false;
-  if (args[0] != "check" && args[0] != "rewrite") return usage("unknown command '" + args[0] + "'");
-  bool check = args[0] == "check";
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& v) {
-      if (i + 1 >= args.size()) return false;
-      v = args[++i];
-      return true;
-    };
-    std::string v;
-    if (check && a == "--json") {
-      json = true;
-    } else if (!check && (a == "--mpi" || a == "--tucana")) {
-      if (mode_set) return usage("give one of --mpi and --tucana");
-      mode_set = true;
-      opts.mode = a == "--mpi" ? tucana::cco::Options::Mode::RewriteMpi : tucana::cco::Options::Mode::RewriteTucana;
-    } else if (!check && a == "-o") {
-      if (!value(output)) return usage("-o needs a file name");
-    } else if (!check && a == "--line") {
-      int n = 0;
-      if (!value(v) || !parse_uint(v, n) || n == 0) return usage("--line needs a line number");
-      opts.lines.push_back(static_cast<unsigned>(n));
-    } else if (!check && a == "--test-freq") {
-      if (!value(v) || !parse_uint(v, opts.test_freq)) return usage("--test-freq needs a number (0: no tests)");
-    } else if (!a.empty() && a[0] == '-') {
-      return usage("unknown option '" + a + "' for '" + args[0] + "'");
-    } else {
-      if (!input.empty()) return usage("expected exactly one source file");
-      input = a;
-    }
+  for (const std::string& v : lines) {
+    int n = 0;
+    if (!parse_uint(v, n) || n == 0) return usage("--line needs a line number");
+    opts.lines.push_back(static_cast<unsigned>(n));
   }
-  if (input.empty()) return usage("expected a source file");
+  if (test_freq.getNumOccurrences() && !parse_uint(test_freq, opts.test_freq))
+    return usage("--test-freq needs a number (0: no tests)");
+  if (!check && pipeline_mpi && annotate_tucana) return usage("give one of --mpi and --tucana");
+  if (sources.size() > 1) return usage("expected exactly one source file");
+  if (sources.empty()) return usage("expected a source file");
+  const std::string input = sources.front();
+  const std::string output = output_file;
   if (!llvm::sys::fs::exists(input)) return fail("no such file: '" + input + "'");
   if (!check) {
-    if (!mode_set) return usage("rewrite needs --mpi or --tucana");
+    if (!pipeline_mpi && !annotate_tucana) return usage("rewrite needs --mpi or --tucana");
+    opts.mode = pipeline_mpi ? tucana::cco::Options::Mode::RewriteMpi : tucana::cco::Options::Mode::RewriteTucana;
     if (output.empty()) return usage("rewrite needs -o OUT");
     if (llvm::sys::fs::equivalent(input, output) ||
         llvm::sys::path::remove_leading_dotslash(input) == llvm::sys::path::remove_leading_dotslash(output))
       return fail("refusing to write the output over the input file '" + input + "'");
   }
-  opts.mode = check ? tucana::cco::Options::Mode::Check : opts.mode;
   opts.display_name = input;
 
   clang::tooling::FixedCompilationDatabase db(".", flags);

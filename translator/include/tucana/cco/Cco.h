@@ -3,7 +3,9 @@
 // compiler-assisted overlapping of the seed paper (Sec. III-IV).
 //
 //   Pragmas.cpp   #pragma cco do | ignore | override, recorded by the preprocessor
-//   Analysis.cpp  read/write sets per statement, dependences per loop, verdicts
+//   Analysis.cpp  read/write sets per statement, alias classes, callee summaries
+//   Loops.cpp     the sites of each loop grouped into Comm(i), dependences per
+//                 loop, verdicts (analyze(), in named steps); check's output
 //   Inline.cpp    a callee holding the loop's communication, inlined for rewrite
 //   Rewrite.cpp   the pipelined loop (pure MPI) or Tucana annotations
 //   Action.cpp    the Clang front-end action that runs them

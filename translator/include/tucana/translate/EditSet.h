@@ -1,8 +1,9 @@
 // The edits of one file, from every stage of the translation (superblocks,
-// privatization). Insertions at one offset are joined in the order of their
-// rank (so that, say, the end of the last region comes before the end of the
-// dispatch loop when no space separates them); apply() puts every edit into
-// one tooling::Replacements, which reports overlaps.
+// privatization, tasks) and of tucana-cco. Insertions at one offset are
+// joined in the order of their rank, an InsertRank (so that, say, the end of
+// the last region comes before the end of the dispatch loop when no space
+// separates them); apply() puts every edit into one tooling::Replacements,
+// which reports overlaps.
 #pragma once
 
 #include <algorithm>
@@ -15,9 +16,39 @@
 
 namespace tucana::translate {
 
+// What goes before what among the insertions at one offset (lower first;
+// insertions of equal rank keep the order they were made in). Only the order
+// matters: the values are spaced for kOutlinedFunction's depth offsets.
+enum InsertRank : int {
+  // An #include the translated code needs: first of all at the file's start.
+  kInclude = -3,
+  // What opens the file after its includes: the #line back to line 1 (and
+  // tucana-cco's macros).
+  kFilePreamble = -2,
+  // Whole lines (ending in a #line back) put before the statement or
+  // declaration that starts at this offset, ahead of that statement's own
+  // edits.
+  kBeforeStatement = -1,
+  // Text in place: a statement's opening or closing text, a rename.
+  kInPlace = 0,
+  // Text that must follow the kInPlace text at the same offset: the close of
+  // a dispatch loop after the end of its last region, a region's head after
+  // the loop's opening, declarations after a call put at a block's start.
+  kAfterInPlace = 1,
+  // Definitions appended at the end of the file.
+  kEndOfFile = 10,
+  // After those: what registers them (it names them).
+  kEndOfFileLast = 11,
+  // A task's outlined function, after every other insertion at its offset;
+  // the rank is kOutlinedFunction minus the task's nesting depth, so that an
+  // inner task's function comes first (the outer one spawns it).
+  kOutlinedFunction = 100,
+};
+
 class EditSet {
  public:
-  // Contract: `text` is not empty (an empty insertion is a stage's bug).
+  // Contract: `text` is not empty (an empty insertion is a stage's bug);
+  // `rank` is an InsertRank (kOutlinedFunction less a depth included).
   void insert(unsigned offset, int rank, std::string text) {
     assert(!text.empty() && "an empty insertion");
     inserts_[offset].emplace(rank, std::move(text));
