@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "sched/policy.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -68,11 +70,16 @@ bool Config::from_environment(Config* out, std::string* error) {
   int steal = 1;
   if (!read_int("TUCANA_STEAL", 0, &steal, error)) return false;
   c.steal = steal != 0;
-  int boundary = 0, policy = 0, scope = 0, wake = 0, pack = 0;
+  int boundary = 0, scope = 0, wake = 0, pack = 0;
   if (!read_choice("TUCANA_BOUNDARY", {"first", "off", "center"}, &boundary, error)) return false;
   c.boundary_order = boundary == 0 ? BoundaryOrder::kFirst : boundary == 1 ? BoundaryOrder::kOff : BoundaryOrder::kCenter;
-  if (!read_choice("TUCANA_POLICY", {"priority", "fifo"}, &policy, error)) return false;
-  c.priority_policy = policy == 0;
+  if (const char* v = std::getenv("TUCANA_POLICY"); v && *v) {
+    if (!sched::find_policy(v)) {
+      *error = std::string("TUCANA_POLICY=") + v + ": expected " + sched::policy_names();
+      return false;
+    }
+    c.policy = v;
+  }
   if (!read_choice("TUCANA_PRIORITY_SCOPE", {"process", "worker"}, &scope, error)) return false;
   c.process_wide_priority = scope == 0;
   if (!read_choice("TUCANA_WAKE", {"home", "waker"}, &wake, error)) return false;
