@@ -1,5 +1,8 @@
 #include "config.h"
 
+#include "sched/policy.h"
+
+#include <cassert>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -154,6 +157,8 @@ bool Config::from_environment(Config* out, std::string* error) {
   TUCANA_READ_##kind(env, min, choices, hint, store)
 #include "run_options.def"
 #undef TUCANA_RUN_OPTION
+  // The --policy choices of the table are names of the scheduler's registry.
+  assert(sched::find_policy(c.policy) && "run_options.def names a policy that sched/policy.cc does not register");
   *out = c;
   return true;
 }

@@ -19,10 +19,11 @@ struct Config {
   double deadlock_timeout = 10;  // TUCANA_DEADLOCK_TIMEOUT: seconds, 0 = off
   std::size_t eager_limit = 64u << 10;  // TUCANA_EAGER_LIMIT: bytes
   bool steal = true;             // TUCANA_STEAL: idle workers run other workers' ready subranks
-  // TUCANA_POLICY: the order of each worker's ready queue: "priority" (the
-  // highest superblock region priority first, FIFO among equals) or "fifo"
-  // (the order subranks became ready, priorities ignored).
-  bool priority_policy = true;
+  // TUCANA_POLICY: the order of each worker's ready queue, the name of a
+  // policy registered in sched/policy.cc: "priority" (the highest
+  // superblock region priority first, FIFO among equals) or "fifo" (the
+  // order subranks became ready, priorities ignored).
+  std::string policy = "priority";
   // TUCANA_BOUNDARY: among ready subranks of equal priority, those that
   // exchange messages with other processes (learnt from their
   // point-to-point calls) run "first" (default), "off" (no preference) or

@@ -57,7 +57,7 @@ TEST_F(ConfigTest, DefaultsWithoutVariables) {
   EXPECT_EQ(c.eager_limit, 64u << 10);
   EXPECT_EQ(c.deadlock_timeout, 10);
   EXPECT_TRUE(c.steal);
-  EXPECT_TRUE(c.priority_policy);
+  EXPECT_EQ(c.policy, "priority");
   EXPECT_EQ(c.boundary_order, Config::BoundaryOrder::kFirst);
   EXPECT_EQ(c.progress, Config::ProgressMode::kAny);
   EXPECT_FALSE(c.sched_randomized);
@@ -90,7 +90,7 @@ TEST_F(ConfigTest, GoodValuesReachTheConfig) {
   EXPECT_EQ(c.tasks, 5);
   EXPECT_FALSE(c.steal);
   EXPECT_EQ(c.boundary_order, Config::BoundaryOrder::kCenter);
-  EXPECT_FALSE(c.priority_policy);
+  EXPECT_EQ(c.policy, "fifo");
   EXPECT_FALSE(c.process_wide_priority);
   EXPECT_TRUE(c.wake_on_waker);
   EXPECT_TRUE(c.pack_under_lock);

@@ -34,7 +34,7 @@ class Harness {
     double watchdog_s = 3.0;
     // Idle workers may run other workers' ready fibers.
     bool steal = true;
-    sched::PolicyKind policy = sched::PolicyKind::kPriority;
+    std::string policy = "priority";  // a registered policy (sched/policy.h)
     bool process_wide_priority = true;
     bool wake_on_waker = false;
   };

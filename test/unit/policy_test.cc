@@ -17,7 +17,7 @@
 namespace {
 
 using tucana::fiber::Fiber;
-using tucana::sched::PolicyKind;
+using tucana::sched::PolicyFactory;
 using tucana::sched::PriorityPolicy;
 using tucana::sched::ReadyPolicy;
 using tucana::sched::RoundRobinPolicy;
@@ -113,15 +113,27 @@ TEST_F(PolicyTest, PriorityOutranksOnlyStrictlyHigher) {
 }
 
 TEST(PolicyFactoryTest, MakesTheKindAsked) {
-  auto rr = tucana::sched::make_policy(PolicyKind::kRoundRobin);
-  auto pr = tucana::sched::make_policy(PolicyKind::kPriority);
+  tucana::sched::PolicyContext context;
+  PolicyFactory make_rr = tucana::sched::find_policy("fifo");
+  PolicyFactory make_pr = tucana::sched::find_policy("priority");
+  ASSERT_NE(make_rr, nullptr);
+  ASSERT_NE(make_pr, nullptr);
+  auto rr = make_rr(context);
+  auto pr = make_pr(context);
   EXPECT_NE(dynamic_cast<RoundRobinPolicy*>(rr.get()), nullptr);
   EXPECT_NE(dynamic_cast<PriorityPolicy*>(pr.get()), nullptr);
 }
 
+// The registry names the policies that --policy accepts, and no other.
+TEST(PolicyFactoryTest, RegistryListsTheSelectablePolicies) {
+  EXPECT_EQ(tucana::sched::find_policy("random"), nullptr);
+  EXPECT_EQ(tucana::sched::find_policy(""), nullptr);
+  EXPECT_EQ(tucana::sched::policy_names(), "'priority' or 'fifo'");
+}
+
 // One worker: fibers 1..4 park with priorities 0, 5, 0, 2; fiber 0 wakes
 // them in that order and finishes; they run in the policy's order.
-std::vector<int> wake_order(PolicyKind kind) {
+std::vector<int> wake_order(const std::string& kind) {
   Harness::Options o = Harness::options_for(1);
   o.policy = kind;
   Harness h(o);
@@ -151,17 +163,17 @@ std::vector<int> wake_order(PolicyKind kind) {
 }
 
 TEST(PolicySchedulingTest, OneWorkerRunsWokenFibersByPriority) {
-  EXPECT_EQ(wake_order(PolicyKind::kPriority), (std::vector<int>{1, 3, 0, 2}));
+  EXPECT_EQ(wake_order("priority"), (std::vector<int>{1, 3, 0, 2}));
 }
 
 TEST(PolicySchedulingTest, OneWorkerRoundRobinRunsWokenFibersInWakeOrder) {
-  EXPECT_EQ(wake_order(PolicyKind::kRoundRobin), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(wake_order("fifo"), (std::vector<int>{0, 1, 2, 3}));
 }
 
 // Scheduler::outranked: a running fiber sees a higher-priority fiber ready
 // on its worker (priority policy only).
 TEST(PolicySchedulingTest, OutrankedSeesHigherReadyFibers) {
-  for (PolicyKind kind : {PolicyKind::kPriority, PolicyKind::kRoundRobin}) {
+  for (std::string kind : {"priority", "fifo"}) {
     Harness::Options o = Harness::options_for(1);
     o.policy = kind;
     Harness h(o);
@@ -180,7 +192,7 @@ TEST(PolicySchedulingTest, OutrankedSeesHigherReadyFibers) {
       h.park_until([&] { return go; });
     });
     h.run();
-    EXPECT_EQ(low_outranked, kind == PolicyKind::kPriority);
+    EXPECT_EQ(low_outranked, kind == "priority");
     EXPECT_FALSE(high_outranked);
   }
 }
@@ -191,7 +203,7 @@ TEST(PolicySchedulingTest, OutrankedSeesHigherReadyFibers) {
 // round robin. Returns that fiber's index, or -1 when the first sleeper to
 // run did not run on worker 0 (nothing was stolen: worker 1 gave up waiting
 // and ran them itself).
-int first_stolen(PolicyKind kind) {
+int first_stolen(const std::string& kind) {
   Harness::Options o = Harness::options_for(2, /*steal=*/true);
   o.policy = kind;
   Harness h(o);
@@ -275,18 +287,18 @@ TEST(PolicySchedulingTest, HighPriorityPollerGoesBehindLowerReadyFibers) {
 }
 
 TEST(PolicySchedulingTest, ThiefTakesTheHighestPriorityReadyFiber) {
-  EXPECT_EQ(first_stolen(PolicyKind::kPriority), 1);
+  EXPECT_EQ(first_stolen("priority"), 1);
 }
 
 TEST(PolicySchedulingTest, ThiefTakesTheFirstReadyFiberUnderRoundRobin) {
-  EXPECT_EQ(first_stolen(PolicyKind::kRoundRobin), 0);
+  EXPECT_EQ(first_stolen("fifo"), 0);
 }
 
 // Two workers, both busy. Worker 1 runs `hog`, which keeps it busy until
 // the test ends, with `high` (priority 5) ready behind it. On worker 0,
 // `low` (priority 0) is ready when `a` finishes. Returns which of them
 // worker 0 runs next ("high" or "low"), or "" on a timeout.
-std::string next_after_switch(bool process_wide, PolicyKind kind = PolicyKind::kPriority) {
+std::string next_after_switch(bool process_wide, const std::string& kind = "priority") {
   Harness::Options o = Harness::options_for(2, /*steal=*/true);
   o.policy = kind;
   o.process_wide_priority = process_wide;
@@ -343,7 +355,7 @@ TEST(PolicySchedulingTest, WorkerScopedPriorityRunsTheWorkersOwnFiberFirst) {
 }
 
 TEST(PolicySchedulingTest, RoundRobinIgnoresOtherWorkersPriorities) {
-  EXPECT_EQ(next_after_switch(/*process_wide=*/true, PolicyKind::kRoundRobin), "low");
+  EXPECT_EQ(next_after_switch(/*process_wide=*/true, "fifo"), "low");
 }
 
 // A fiber woken by a fiber of another worker is queued on the waker's

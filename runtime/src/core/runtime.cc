@@ -213,7 +213,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
   sc.steal = rt.config.steal && !omp::threadprivate_in_use();
   sc.process_wide_priority = rt.config.process_wide_priority;
   sc.wake_on_waker = rt.config.wake_on_waker;
-  sc.policy = rt.config.priority_policy ? sched::PolicyKind::kPriority : sched::PolicyKind::kRoundRobin;
+  sc.policy = rt.config.policy;
   sc.randomized = rt.config.sched_randomized;
   // Each process draws its own sequence from the one seed.
   sc.seed = sched::mix_seed(rt.config.sched_seed) ^ static_cast<std::uint64_t>(rt.transport.rank());

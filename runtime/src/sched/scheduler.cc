@@ -61,7 +61,7 @@ std::int64_t Scheduler::now_ns() {
       .count();
 }
 
-Scheduler::Scheduler(const SchedulerConfig& config) : config_(config) {
+Scheduler::Scheduler(const SchedulerConfig& config) : config_(config), priority_board_(config.workers) {
   assert(config.workers >= 1);
   for (int i = 0; i < config.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   Fiber::set_exit_hook(&Scheduler::exit_hook);

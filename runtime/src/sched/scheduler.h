@@ -1,8 +1,11 @@
 // The per-process scheduler: W workers, each running the fibers homed on it.
 //
 // Layers: fiber/ switches contexts; Worker runs a loop over its ready fibers;
-// its ReadyPolicy (sched/policy.h) picks the next one; Scheduler owns the workers and the
-// process-wide hooks (communication polling, stall detection). Every blocking
+// its ReadyPolicy (sched/policy.h) picks the next one and makes the worker's
+// decisions that depend on the order (stealing, priorities across workers,
+// seeded poll moments); Scheduler owns the workers, the state their policies
+// share (PriorityBoard) and the process-wide hooks (communication polling,
+// stall detection). Every blocking
 // thing above this layer is built on park()/unpark().
 #pragma once
 
@@ -37,12 +40,15 @@ struct SchedulerConfig {
   // With several workers, an idle worker runs ready fibers of the others
   // (fibers then move between threads).
   bool steal = true;
-  // The order of each worker's ready queue (sched/policy.h).
-  PolicyKind policy = PolicyKind::kPriority;
-  // Seeded schedules, for testing (TUCANA_SCHED_SEED): every ready queue is
-  // a RandomPolicy, idle workers steal at random moments from random
-  // victims, and the network is polled at random points; `seed` (mixed
-  // with the worker's index) names every worker's sequence of decisions.
+  // The order of each worker's ready queue: the name of a registered
+  // policy (sched/policy.h, find_policy). Contract: find_policy(policy) is
+  // not null.
+  std::string policy = "priority";
+  // Seeded schedules, for testing (TUCANA_SCHED_SEED): every worker's
+  // policy is a RandomPolicy (whatever `policy` says), which draws its ready
+  // fiber, whether and from whom an idle worker steals, and when the
+  // network is polled; `seed` (mixed with the worker's index) names every
+  // worker's sequence of decisions.
   bool randomized = false;
   std::uint64_t seed = 0;
   // More worker threads on this machine than cores: idle workers then stop
@@ -129,6 +135,8 @@ class Scheduler {
   int workers() const { return static_cast<int>(workers_.size()); }
   Worker& worker(int i) { return *workers_[static_cast<std::size_t>(i)]; }
   const SchedulerConfig& config() const { return config_; }
+  // The process-wide priorities that the workers' policies share.
+  PriorityBoard& priority_board() { return priority_board_; }
 
   // The worker running the calling thread, or null outside any worker.
   static Worker* current_worker();
@@ -218,6 +226,7 @@ class Scheduler {
   friend void recycle_transient(fiber::Fiber* f, void* scheduler);
 
   SchedulerConfig config_;
+  PriorityBoard priority_board_;  // before workers_: their policies point to it
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<fiber::Fiber>> fibers_;
   sync::Mutex transient_mutex_{sync::LockLevel::kFiberPool, "helper fiber pool"};

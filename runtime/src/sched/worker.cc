@@ -38,29 +38,32 @@ constexpr auto kWatchNap = std::chrono::microseconds(100);
 constexpr auto kMaxSleep = std::chrono::microseconds(5000);
 }  // namespace
 
+namespace {
+std::unique_ptr<ReadyPolicy> make_worker_policy(Scheduler& scheduler, int index, bool stealing) {
+  const SchedulerConfig& config = scheduler.config();
+  PolicyContext context;
+  context.worker = index;
+  context.seed = config.seed;
+  if (stealing && config.process_wide_priority) context.board = &scheduler.priority_board();
+  if (config.randomized) return make_seeded_policy(context);
+  PolicyFactory factory = find_policy(config.policy);
+  assert(factory && "SchedulerConfig::policy names no registered policy");
+  return factory(context);
+}
+}  // namespace
+
 Worker::Worker(Scheduler& scheduler, int index)
     : scheduler_(scheduler),
       index_(index),
-      ready_(make_policy(scheduler.config().randomized ? PolicyKind::kRandom : scheduler.config().policy,
-                         mix_seed(scheduler.config().seed) ^ static_cast<std::uint64_t>(index))),
-      priority_(dynamic_cast<PriorityPolicy*>(ready_.get())),
       stealing_(scheduler.config().steal && scheduler.config().workers > 1),
-      process_wide_priority_(stealing_ && priority_ && scheduler.config().process_wide_priority),
-      randomized_(scheduler.config().randomized),
-      rng_(mix_seed(scheduler.config().seed + 0x51ed) ^ static_cast<std::uint64_t>(index)) {}
+      policy_(make_worker_policy(scheduler, index, stealing_)) {}
 
 void Worker::push_ready(Fiber* f) {
   std::size_t queued;
   {
     ReadyLock lock(*this);
-    if (priority_) {
-      priority_->awakened(f);
-      queued = priority_->size();
-      if (process_wide_priority_) publish_best_ready();
-    } else {
-      ready_->awakened(f);
-      queued = ready_->size();
-    }
+    queue().awakened(f);
+    queued = queue().size();
   }
   // More ready fibers than this worker can run now: a sleeping worker may
   // take one (it would otherwise notice only at the end of its sleep).
@@ -98,10 +101,9 @@ void Worker::drain_inbox() {
   ReadyLock lock(*this);
   while (head) {
     Fiber* next = head->next;
-    ready_->awakened(head);
+    queue().awakened(head);
     head = next;
   }
-  if (process_wide_priority_) publish_best_ready();
 }
 
 // A thief queues the inbox first (draining it takes the same locks as the
@@ -117,84 +119,21 @@ Fiber* Worker::steal() {
 bool Worker::peek_ready(int* priority) {
   drain_inbox();
   ReadyLock lock(*this);
-  if (!ready_->has_ready()) return false;
-  *priority = ready_->next_priority();
+  if (!queue().has_ready()) return false;
+  *priority = queue().next_priority();
   return true;
 }
 
 int Worker::last_ready_priority(int priority) {
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   ReadyLock lock(*this);
-  return ready_->has_ready() ? std::min(priority, ready_->last_priority()) : priority;
+  return queue().has_ready() ? std::min(priority, queue().last_priority()) : priority;
 }
 
 bool Worker::outranked(int priority) {
   drain_inbox();
-  {
-    ReadyLock lock(*this);
-    if (ready_->outranks(priority)) return true;
-  }
-  return process_wide_priority_ && best_ranked_elsewhere(priority) != nullptr;
-}
-
-Worker* Worker::best_ranked_elsewhere(int above) {
-  Worker* best = nullptr;
-  int best_priority = above;
-  for (int i = 0; i < scheduler_.workers(); ++i) {
-    if (i == index_) continue;
-    Worker& w = scheduler_.worker(i);
-    int p = w.best_ready_.load(std::memory_order_relaxed);
-    if (p > best_priority) {
-      best = &w;
-      best_priority = p;
-    }
-  }
-  return best;
-}
-
-Fiber* Worker::take_higher_elsewhere(int floor) {
-  int mine = best_ready_.load(std::memory_order_relaxed);
-  Worker* best = best_ranked_elsewhere(mine == kNoneReady ? floor : mine);
-  if (!best) return nullptr;
-  // (It may have run it meanwhile; what it ranks first now is what it
-  // gives, and that may rank lower than ours: run it anyway, once.)
-  return best->steal();
-}
-
-Fiber* Worker::steal_from_others() {
-  int n = scheduler_.workers();
-  if (randomized_) {
-    // Seeded schedules: sometimes not at all, else from a random victim
-    // that has a ready fiber, whatever its priority.
-    if (rng_.one_in(4)) return nullptr;
-    unsigned start = static_cast<unsigned>(rng_.below(static_cast<std::uint64_t>(n)));
-    for (int k = 0; k < n; ++k) {
-      int i = static_cast<int>((start + static_cast<unsigned>(k)) % static_cast<unsigned>(n));
-      int p = 0;
-      if (i != index_ && scheduler_.worker(i).peek_ready(&p))
-        if (Fiber* f = scheduler_.worker(i).steal()) return f;
-    }
-    return nullptr;
-  }
-  Worker* best = nullptr;
-  int best_priority = 0;
-  unsigned best_index = steal_from_;
-  // Round robin from the worker after the last one stolen from, so that
-  // among equal priorities every worker is stolen from in turn.
-  for (int k = 1; k <= n; ++k) {
-    unsigned i = (steal_from_ + static_cast<unsigned>(k)) % static_cast<unsigned>(n);
-    if (static_cast<int>(i) == index_) continue;
-    Worker& w = scheduler_.worker(static_cast<int>(i));
-    int p = 0;
-    if (w.peek_ready(&p) && (!best || p > best_priority)) {
-      best = &w;
-      best_priority = p;
-      best_index = i;
-    }
-  }
-  if (!best) return nullptr;
-  steal_from_ = best_index;
-  return best->steal();
+  ReadyLock lock(*this);
+  return queue().outranks(priority);
 }
 
 void Worker::poll_while_busy() {
@@ -221,7 +160,7 @@ void Worker::make_ready(Fiber* f) {
     push_ready(f);
     return;
   }
-  if (process_wide_priority_) raise_best_ready(f->priority);
+  if (policy_->process_wide()) policy_->handed_over(f);
   {
     sync::MutexLock lock(inbox_mutex_);
     f->next = nullptr;
@@ -309,7 +248,7 @@ void Worker::run() {
   std::int64_t idle_since_ns = 0;
   while (!scheduler_.finished()) {
     Fiber* f = next_ready();
-    if (!f && stealing_) f = steal_from_others();
+    if (!f && stealing_) f = policy_->steal(*this);
     if (f) {
       if (trace::enabled()) {
         std::int64_t now = trace::now_ns();
@@ -327,8 +266,7 @@ void Worker::run() {
       idle_since_ns = trace::now_ns();
       idle_open = true;
     }
-    // (Seeded schedules: the network is sometimes not polled this round.)
-    if (!(randomized_ && rng_.one_in(4)) && scheduler_.poll()) {
+    if (policy_->poll_when_idle() && scheduler_.poll()) {
       idle_rounds = 0;
       continue;
     }

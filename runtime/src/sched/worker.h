@@ -14,7 +14,6 @@
 
 #include "fiber/fiber.h"
 #include "sched/policy.h"
-#include "sched/random.h"
 #include "sync/mutex.h"
 #include "trace/trace.h"
 
@@ -54,6 +53,7 @@ class Worker {
   Worker& operator=(const Worker&) = delete;
 
   int index() const { return index_; }
+  Scheduler& scheduler() const { return scheduler_; }
   // The fiber running on this worker, or null in the worker loop.
   fiber::Fiber* current() const { return current_; }
 
@@ -89,7 +89,8 @@ class Worker {
   // Removes and returns a ready fiber of this worker for another worker to
   // run (a cousin), or null: the one its policy would run next (fibers
   // handed over by other threads are queued first). Any thread; only when
-  // stealing is enabled.
+  // stealing is enabled (ReadyPolicy::steal and take_higher_elsewhere
+  // call it).
   fiber::Fiber* steal();
   // When this worker has a ready fiber, sets *priority to the priority its
   // policy ranks the next one by (ReadyPolicy::next_priority) and returns
@@ -102,9 +103,9 @@ class Worker {
   int last_ready_priority(int priority);
 
   // True when a fiber ready on this worker ought to run before the running
-  // one, of priority `priority` (ReadyPolicy::outranks), or, with
-  // process-wide priorities, one ready on another worker ranks higher (the
-  // caller's yield then takes it). Contract: called on this worker's thread.
+  // one, of priority `priority`, or, with process-wide priorities, one ready
+  // on another worker ranks higher (ReadyPolicy::outranks; the caller's
+  // yield then takes it). Contract: called on this worker's thread.
   bool outranked(int priority);
 
  private:
@@ -128,56 +129,24 @@ class Worker {
    private:
     sync::SpinLock* lock_;
   };
-  // The default policy is called directly (its class is final, so the
-  // calls inline): a virtual call on every switch costs about a fifth of a
-  // yield. Other policies go through the interface.
   void push_ready(fiber::Fiber* f);
   fiber::Fiber* pop_ready() {
     ReadyLock lock(*this);
-    fiber::Fiber* f = priority_ ? priority_->pick_next() : ready_->pick_next();
-    if (process_wide_priority_) publish_best_ready();
-    return f;
+    return queue().pick_next();
   }
   bool has_ready() {
     ReadyLock lock(*this);
-    return ready_->has_ready();
+    return queue().has_ready();
   }
   // Switches from the running fiber to the next ready one, or to the worker
   // loop when none is ready; `handoff` says what to do with the fiber left.
   inline void switch_away(fiber::Fiber* self, const fiber::Handoff& handoff);
   fiber::Fiber* next_ready() {
     if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
-    if (process_wide_priority_)
-      if (fiber::Fiber* f = take_higher_elsewhere(kNoneReady)) return f;
+    if (policy_->process_wide())
+      if (fiber::Fiber* f = policy_->take_higher_elsewhere(*this, PriorityBoard::kNoneReady)) return f;
     return pop_ready();
   }
-  // Process-wide priorities: the best priority ready on this worker (its
-  // queue and its inbox), published for the other workers; kNoneReady when
-  // nothing is. Written under the ready lock (or, for the inbox, raised
-  // with a CAS), read by anyone without a lock: a stale value only makes a
-  // worker miss or try a steal once.
-  static constexpr int kNoneReady = -(1 << 30) - 1;  // below every fiber's priority
-  std::atomic<int> best_ready_{kNoneReady};
-  void publish_best_ready() TUCANA_REQUIRES(ready_lock_) {
-    int best = ready_->has_ready() ? ready_->next_priority() : kNoneReady;
-    if (best_ready_.load(std::memory_order_relaxed) != best) best_ready_.store(best, std::memory_order_relaxed);
-  }
-  void raise_best_ready(int priority) {
-    int cur = best_ready_.load(std::memory_order_relaxed);
-    while (cur < priority && !best_ready_.compare_exchange_weak(cur, priority, std::memory_order_relaxed)) {
-    }
-  }
-  // Takes a ready fiber of another worker that ranks strictly higher than
-  // this worker's best ready fiber, or than `floor` when this worker has
-  // none ready; null when there is none.
-  fiber::Fiber* take_higher_elsewhere(int floor);
-  // The other worker of this process whose published best ready priority
-  // (best_ready_) is the highest and strictly above `above`; null when none
-  // is. The values are read without a lock: a hint, as both callers use it.
-  Worker* best_ranked_elsewhere(int above);
-  // Siblings first (this worker's queue), then cousins (other workers'): the
-  // worker whose next ready fiber ranks highest, round robin among equals.
-  fiber::Fiber* steal_from_others();
   inline void maybe_poll();
   void drain_inbox();
   void poll_while_busy();
@@ -216,18 +185,13 @@ class Worker {
   // Tracing: `f`, woken at f->ready_ns, starts running now.
   void note_wake_latency(fiber::Fiber* f);
   sync::SpinLock ready_lock_{sync::LockLevel::kReadyQueue, "ready queue"};
-  // (The pointers are set once; the queues they point to are guarded.)
-  const std::unique_ptr<ReadyPolicy> ready_ TUCANA_PT_GUARDED_BY(ready_lock_);
-  PriorityPolicy* const priority_ TUCANA_PT_GUARDED_BY(ready_lock_);  // ready_, when it is the PriorityPolicy
-  bool stealing_ = false;   // other workers may take ready fibers from ready_
-  // SchedulerConfig::process_wide_priority, with stealing and the priority
-  // policy (the only case where it means anything).
-  bool process_wide_priority_ = false;
-  // Seeded schedules (SchedulerConfig::randomized): rng_ draws this worker's
-  // decisions (when to poll, whether and from whom to steal). Owner only.
-  bool randomized_ = false;
-  Rng rng_;
-  unsigned steal_from_ = 0; // round robin over the other workers
+  const bool stealing_;   // other workers may take ready fibers from the queue
+  // The policy (set once). Its queue members are reached through queue(),
+  // under the ready lock; its worker members (ReadyPolicy::steal ..
+  // poll_when_idle) through policy_, by the owner's thread without the
+  // lock (handed_over: any thread), as ReadyPolicy's contract says.
+  const std::unique_ptr<ReadyPolicy> policy_;
+  ReadyPolicy& queue() TUCANA_REQUIRES(ready_lock_) { return *policy_; }
   unsigned switches_ = 0;
   const std::atomic<int>* in_flight_ = nullptr;
   std::int64_t running_since_ns_ = 0;  // tracing: when current_ started running
@@ -246,9 +210,9 @@ class Worker {
 
 inline void Worker::maybe_poll() {
   ++switches_;
-  if (__builtin_expect(randomized_, 0)) {
-    // Seeded schedules: at random switches, more often with messages in flight.
-    if (rng_.one_in(busy() ? 2 : kSwitchesPerPoll)) poll_while_busy();
+  if (__builtin_expect(policy_->draws_polls(), 0)) {
+    // Seeded schedules: the policy draws the moments.
+    if (policy_->poll_now(busy(), kSwitchesPerPoll)) poll_while_busy();
     return;
   }
   if (switches_ % kSwitchesPerPoll == 0 || busy()) poll_while_busy();
@@ -288,7 +252,7 @@ inline void Worker::yield() {
   if (inbox_nonempty_.load(std::memory_order_acquire)) drain_inbox();
   maybe_poll();
   fiber::Fiber* next = nullptr;
-  if (process_wide_priority_) next = take_higher_elsewhere(self->priority);
+  if (policy_->process_wide()) next = policy_->take_higher_elsewhere(*this, self->priority);
   if (!next) next = pop_ready();
   *errno_ = fiber_errno;
   if (!next) return;  // nobody else to run: keep going
