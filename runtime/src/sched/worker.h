@@ -18,9 +18,9 @@
 #include "trace/trace.h"
 
 // The running fiber's Fiber::globals_delta, per worker thread (0 outside
-// fibers): translated code reads it for the running subrank's copy of a
-// privatized global (tucana/privatize.h, which reads it with one
-// %fs-relative load: initial-exec, defined in the executable).
+// fibers): translated code reaches the running subrank's copy of a
+// privatized global through tucana_priv_delta() (tucana/privatize.h), a
+// `const` call that returns it (initial-exec: defined in the executable).
 extern "C" __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta;
 
 namespace tucana::sched {
