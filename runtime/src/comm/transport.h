@@ -183,7 +183,7 @@ class Transport {
   // thread (Progress::kWorker), counted before the queuing thread wakes it.
   const std::atomic<int>& in_flight() const { return in_flight_; }
 
-  // --- for the deadlock detector (core/deadlock.cc) ---
+  // --- for the deadlock detector (mpi/deadlock.cc) ---
   // Real messages this process has sent (data and acknowledgements, counted
   // when posted, or when queued for the communication thread) and received (counted when MPI hands them over: matched by
   // MPI_Improbe, or an acknowledgement received). Their sums over all

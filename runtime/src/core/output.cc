@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cassert>
+#include <cstdarg>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <streambuf>
@@ -171,6 +173,19 @@ void flush_all_subrank_output() {
       s->output.pending[which].clear();
     }
   }
+}
+
+// (Declared in output.h: every layer from the core up reports fatal errors
+// through it.)
+void fatal(const char* fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "tucana: error: %s\n", msg);
+  if (Runtime* rt = Runtime::instance()) rt->abort(1);
+  std::exit(1);
 }
 
 }  // namespace tucana::mpi

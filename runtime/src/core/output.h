@@ -44,6 +44,10 @@ void install_subrank_output(bool tag, const std::string& directory);
 // Call when the subrank ends.
 void flush_subrank_output(Subrank* s);
 
+// Prints "tucana: error: MESSAGE" and aborts the job (or exits if MPI is not
+// running yet).
+[[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 // Writes out the pending output of every subrank of this process: on the way
 // to an abort. Best effort: takes no lock that a crashed subrank may hold.
 void flush_all_subrank_output();

@@ -18,7 +18,6 @@
 
 #include "core/privatize.h"
 #include "core/runtime.h"
-#include "omp/threads.h"
 #include "sched/scheduler.h"
 #include "sched/worker.h"
 
@@ -66,7 +65,7 @@ inline Subrank* running_subrank() {
   if (const fiber::Fiber* f = sched::Scheduler::current_fiber_inline()) {
     if (f->user) return static_cast<Subrank*>(f->user);
   }
-  return omp::thread_subrank();
+  return thread_subrank();
 }
 
 // Subrank s's copy of module m (made now if it has none; then m's

@@ -13,8 +13,6 @@
 #include "comm/messenger.h"
 #include "comm/transport.h"
 #include "config.h"
-#include "libc/libc_fwd.h"
-#include "mpi/comm/communicator.h"
 #include "core/output.h"
 #include "core/privatize.h"
 #include "sched/scheduler.h"
@@ -25,16 +23,30 @@ class SuperblockRun;
 struct Instance;
 }  // namespace tucana::regions
 
+// What the layers above the core keep per subrank (core/runtime.h names
+// them, never includes them): its tasks, its libc state, its communicators.
 namespace tucana::tasks {
 struct RankTasks;
-struct RankTasksDeleter {
-  void operator()(RankTasks* t) const;  // tasks/task.cc
-};
 }  // namespace tucana::tasks
+namespace tucana::libc {
+struct State;
+}  // namespace tucana::libc
 
 namespace tucana::mpi {
 
+struct Handles;
 class DeadlockDetector;
+
+// A layer's state kept by a lower layer's record: made by the layer above,
+// which knows its type and gives the function that deletes it, so that the
+// record can be destroyed with no link to that layer (null: none yet).
+template <typename T>
+using LayerState = std::unique_ptr<T, void (*)(T*)>;
+
+template <typename T>
+LayerState<T> no_layer_state() {
+  return LayerState<T>(nullptr, [](T*) {});
+}
 
 // What a blocked subrank waits in, for the deadlock report.
 struct BlockedIn {
@@ -73,7 +85,9 @@ struct Subrank {
   // (written by its own fiber): a boundary subrank (ready_priority).
   bool talks_remote = false;
   BlockedIn blocked;   // valid while blocked.call != nullptr
-  Handles handles;   // communicators and groups
+  // Its communicators and groups (mpi/comm/communicator.h), made with the
+  // subrank; null only in unit tests of the layers below MPI.
+  LayerState<Handles> handles = no_layer_state<Handles>();
   // MPI_Buffer_attach's buffer, and how much of it buffered sends in flight
   // take (they complete on any thread).
   void* bsend_buffer = nullptr;
@@ -89,9 +103,9 @@ struct Subrank {
   char wait_note[256] = {0};
   SubrankOutput output;   // its pending output lines (core/output.h)
   // Its rand(), strtok() and getopt() state (libc/libc_state.h), made on first use.
-  std::unique_ptr<libc::State, libc::StateDeleter> libc;
+  LayerState<libc::State> libc = no_layer_state<libc::State>();
   // Its tasks (tasks/task.h), made by its first tucana_task_spawn.
-  std::unique_ptr<tasks::RankTasks, tasks::RankTasksDeleter> tasks;
+  LayerState<tasks::RankTasks> tasks = no_layer_state<tasks::RankTasks>();
 };
 
 using UserMain = int (*)(int, char**, char**);
@@ -132,7 +146,7 @@ class Runtime {
   // nothing. Any thread; also from the signal handlers (best effort).
   void write_trace();
   // One process: prints what each blocked subrank waits in and aborts the
-  // job (core/deadlock.cc; across processes, DeadlockDetector reports).
+  // job (mpi/deadlock.cc; across processes, DeadlockDetector reports).
   [[noreturn]] void report_deadlock();
   // Called by a subrank when it has reached MPI_Finalize or returned.
   void subrank_finalized(Subrank* s);
@@ -161,6 +175,19 @@ class Runtime {
 // The subrank running on the calling thread, or null outside any subrank.
 Subrank* current_subrank();
 
+// The subrank whose thread (an OpenMP thread, or a thread it started) runs
+// on the calling thread, as set by set_thread_subrank (omp/threads.h); null
+// on a subrank's own fiber and outside subranks.
+Subrank* thread_subrank();
+void set_thread_subrank(Subrank* s);
+
+// Guards a polling subrank's Subrank::blocked: it rewrites it at each of its
+// MPI calls (mpi::enter() clears it, mpi::note_polling sets it again) while
+// the deadlock report may read it on another worker. Taken by those two and
+// by blocked_subrank_lines (mpi/deadlock.h), nowhere else; takes no other
+// lock while held.
+sync::Mutex& polling_mutex();
+
 // The scheduling priority of subrank `s`'s fiber when what it runs (or
 // waits to run) has priority `priority` (a superblock region's; 0
 // outside superblocks): 2 * priority, plus 1 for the subranks that the
@@ -176,11 +203,5 @@ inline int ready_priority(const Subrank& s, int priority) {
   }
   return 2 * priority + bonus;
 }
-
-// A point-to-point request of the calling fiber of `me` goes to or comes
-// from world rank `peer`: a message of another process makes the calling
-// task a boundary task (tasks/task.h) or, on the subrank's own fiber, the
-// subrank a boundary subrank (from now on). Cheap when nothing changes.
-void note_p2p_peer(Subrank* me, int peer);
 
 }  // namespace tucana::mpi

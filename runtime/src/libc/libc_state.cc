@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "core/runtime.h"
-#include "omp/threads.h"
 
 namespace tucana::libc {
 
@@ -43,14 +42,14 @@ State& current_state() {
   mpi::Subrank* s = mpi::current_subrank();
   // A thread the subrank started (OpenMP, pthread_create) shares its state,
   // which the subrank created before starting it (omp::capture).
-  if (!s) s = omp::thread_subrank();
+  if (!s) s = mpi::thread_subrank();
   if (!s) {
     // Never destroyed: exit handlers and the program's threads may still
     // use it while static objects are being destroyed.
     static State* const process_wide = new State;
     return *process_wide;
   }
-  if (!s->libc) s->libc.reset(new State);
+  if (!s->libc) s->libc = mpi::LayerState<State>(new State, [](State* state) { delete state; });
   return *s->libc;
 }
 

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 
-#include "libc/libc_fwd.h"
 #include "sync/mutex.h"
 
 namespace tucana::libc {

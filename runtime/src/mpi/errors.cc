@@ -12,12 +12,6 @@
 
 namespace tucana::mpi {
 
-sync::Mutex& polling_mutex() {
-  // (Takes no other lock while held.)
-  static sync::Mutex m(sync::LockLevel::kLeaf, "polling subranks' blocked calls");
-  return m;
-}
-
 void note_polling(Subrank* me, const BlockedIn& what) {
   // The subrank's own record, or its task's (a helper fiber has none).
   bool* polling = nullptr;
@@ -164,26 +158,15 @@ int unsupported_call(const char* call, const char* reason, TMPI_Comm comm) {
   return TMPI_ERR_UNSUPPORTED_OPERATION;
 }
 
-void fatal(const char* fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  std::fprintf(stderr, "tucana: error: %s\n", msg);
-  if (Runtime* rt = Runtime::instance()) rt->abort(1);
-  std::exit(1);
-}
-
 namespace {
 
 Subrank* entering_subrank(const char* call, bool before_init_ok) {
   Subrank* me = current_subrank();
-  if (!me && omp::thread_subrank())
+  if (!me && thread_subrank())
     fatal("%s called by an OpenMP thread or a thread that subrank %d started: Tucana gives "
           "MPI_THREAD_FUNNELED, only the subrank's own thread may call MPI (docs/privatization.md, "
           "\"OpenMP and threads inside a subrank\")",
-          call, omp::thread_subrank()->world);
+          call, thread_subrank()->world);
   if (me && omp::region_depth() > 0)
     fatal("%s called by subrank %d inside an OpenMP parallel region: Tucana runs a subrank's MPI "
           "calls between its parallel regions, not inside one (its fiber cannot leave the worker "

@@ -5,6 +5,7 @@
 
 #include "fiber/keep_errno.h"
 #include "core/runtime.h"
+#include "mpi/comm/communicator.h"
 #include "sync/mutex.h"
 
 namespace tucana::mpi {
@@ -20,9 +21,7 @@ int mpi_error(const Subrank* me, TMPI_Comm comm, int code, const char* call, con
 int report_error(const Subrank* me, TMPI_Errhandler handler, int object, int code, const char* call, const char* fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-// Prints "tucana: error: MESSAGE" and aborts the job (or exits if MPI is not
-// running yet).
-[[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+// (fatal(): core/output.h.)
 
 // What enter() returns: the calling subrank, and the keeper of the
 // program's errno over the call (fiber::KeepCallErrno): kept as
@@ -50,11 +49,7 @@ Entered enter(const char* call, bool before_init_ok = false);
 // call clears it (in enter()). The stall detector counts polling subranks as
 // blocked, so a program spinning on MPI_Test in a deadlock is reported too.
 void note_polling(Subrank* me, const BlockedIn& what);
-// Guards a polling subrank's Subrank::blocked: it rewrites it at each of its
-// MPI calls (enter() clears it, note_polling sets it again) while the
-// deadlock report may read it on another worker. Taken by those two and by
-// blocked_subrank_lines (core/deadlock.h), nowhere else.
-sync::Mutex& polling_mutex();
+// (Subrank::blocked's lock: polling_mutex(), core/runtime.h.)
 
 // A call of `call`, which Tucana declares but does not run: prints
 //   tucana: error: subrank R: CALL is not supported by Tucana: REASON

@@ -11,6 +11,7 @@
 
 #include "comm/messenger.h"
 #include "core/runtime.h"
+#include "mpi/comm/communicator.h"
 #include "mpi/datatype/typemap.h"
 #include "regions/superblock_run.h"
 

@@ -351,7 +351,7 @@ int TMPI_Start(TMPI_Request* request) {
   }
   if (r->buffered_start) {
     // MPI_Bsend_init's communicator is resolved by handle when started.
-    if (r->comm_ref && me->handles.comm(r->comm) != r->comm_ref.get())
+    if (r->comm_ref && me->handles->comm(r->comm) != r->comm_ref.get())
       return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call,
                        "the communicator of this persistent buffered send has been freed (MPI_Comm_free); "
                        "Tucana needs it until the request is freed");

@@ -10,11 +10,8 @@
 namespace tucana::omp {
 
 namespace {
-thread_local mpi::Subrank* t_subrank = nullptr;
 thread_local int t_depth = 0;
 }  // namespace
-
-mpi::Subrank* thread_subrank() { return t_subrank; }
 
 int region_depth() { return t_depth; }
 
@@ -26,16 +23,16 @@ Handoff capture() {
     // Created now, on the subrank's own thread: its threads then only use it.
     (void)libc::current_state();
   } else {
-    h.subrank = t_subrank;  // a thread of a subrank starting threads of its own
+    h.subrank = mpi::thread_subrank();  // a thread of a subrank starting threads of its own
   }
   return h;
 }
 
 Handoff install(const Handoff& h) {
-  Handoff old{tucana_priv_current_delta, t_subrank};
+  Handoff old{tucana_priv_current_delta, mpi::thread_subrank()};
   tucana_priv_current_delta = h.delta;
   // The subrank's own fiber needs no record (current_subrank() finds it).
-  if (!mpi::current_subrank()) t_subrank = h.subrank;
+  if (!mpi::current_subrank()) mpi::set_thread_subrank(h.subrank);
   return old;
 }
 

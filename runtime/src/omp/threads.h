@@ -22,10 +22,9 @@ struct Subrank;
 
 namespace tucana::omp {
 
-// The subrank a thread works for when it is not the subrank's own fiber (an
-// OpenMP team thread, a thread the subrank started), or null. MPI calls are
-// still refused there (mpi::enter): the subrank's own thread makes them.
-mpi::Subrank* thread_subrank();
+// (The subrank a thread works for when it is not the subrank's own fiber:
+// mpi::thread_subrank(), core/runtime.h, which install() sets. MPI calls
+// are still refused there (mpi::enter): the subrank's own thread makes them.)
 
 // How many OpenMP parallel regions the calling thread has started and not
 // yet ended (on a worker: the running subrank's regions). MPI calls from a

@@ -55,7 +55,7 @@ namespace tucana::sync {
 // inner levels, and none blocks, parks or switches fibers.
 enum class LockLevel : unsigned char {
   kFinalize = 10,     // the runtime's finalize sequence (core/runtime.h); unparks under it
-  kDeadlock = 20,     // the deadlock detector's protocol (core/deadlock.h); calls the transport
+  kDeadlock = 20,     // the deadlock detector's protocol (mpi/deadlock.h); calls the transport
   kTransport = 40,    // every real MPI call (comm/transport.cc); completions and arrivals run under it
   kMailbox = 50,      // a subrank's message queues (comm/messenger.cc); unparks under it
   kTaskGraph = 55,    // a subrank's tasks (tasks/task.h); spawns and unparks under it

@@ -6,10 +6,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include "mpi/errors.h"
 #include "regions/superblock_run.h"
 
 namespace tucana::tasks {
+
+Task::~Task() {
+  if (owns_arg) std::free(arg);
+}
 
 namespace {
 
@@ -41,7 +44,7 @@ Caller caller(const char* call) {
 RankTasks& rank_tasks(Subrank* me) {
   // Only the subrank's own code can spawn its first task (a task exists only
   // after that), so this needs no lock.
-  if (!me->tasks) me->tasks.reset(new RankTasks);
+  if (!me->tasks) me->tasks = mpi::LayerState<RankTasks>(new RankTasks, [](RankTasks* t) { delete t; });
   return *me->tasks;
 }
 
@@ -327,6 +330,23 @@ void wait_for_children(const char* call) {
     scope.next_ordinal = 0;
   }
   // (Freed outside the lock: their arguments' memory goes back to malloc.)
+}
+
+void note_p2p_peer(mpi::Subrank* me, int peer) {
+  if (peer < 0) return;  // MPI_ANY_SOURCE, MPI_PROC_NULL
+  if (me->talks_remote && !current_task()) return;
+  mpi::Runtime& rt = mpi::Runtime::get();
+  if (rt.layout.is_local(peer)) return;
+  if (Task* t = current_task()) {
+    t->remote = true;
+    return;
+  }
+  fiber::Fiber* f = sched::Scheduler::current_fiber();
+  if (f != me->fiber) return;  // a helper fiber
+  me->talks_remote = true;
+  // Outside superblocks its priority is the base one; a superblock sets
+  // it at its next region.
+  if (me->superblocks.empty()) f->priority = mpi::ready_priority(*me, 0);
 }
 
 }  // namespace tucana::tasks

@@ -140,4 +140,11 @@ inline mpi::BlockedIn* unmarked_blocked_record(mpi::Subrank* me) {
 // its main returns. Contract: called by a subrank's fiber or a task.
 void wait_for_children(const char* call);
 
+// A point-to-point request of the calling fiber of `me` goes to or comes
+// from world rank `peer`: a message of another process makes the calling
+// task a boundary task or, on the subrank's own fiber, the subrank a
+// boundary subrank (from now on; mpi::ready_priority). Cheap when nothing
+// changes.
+void note_p2p_peer(mpi::Subrank* me, int peer);
+
 }  // namespace tucana::tasks

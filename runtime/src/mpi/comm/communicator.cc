@@ -167,7 +167,7 @@ TMPI_Group Handles::add(std::unique_ptr<Group> g) {
 }
 
 bool comm_info(const Subrank* me, TMPI_Comm comm, CommInfo* out) {
-  Comm* c = const_cast<Subrank*>(me)->handles.comm(comm);
+  Comm* c = const_cast<Subrank*>(me)->handles->comm(comm);
   if (!c) return false;
   *out = CommInfo{c->size, c->rank, c->p2p_ctx, c->coll_ctx, c};
   return true;
@@ -179,19 +179,19 @@ int inter_unsupported(Subrank* me, TMPI_Comm comm, const char* call) {
 }
 
 bool is_inter(const Subrank* me, TMPI_Comm comm) {
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   return c && c->inter();
 }
 
 int to_world(const Subrank* me, TMPI_Comm comm, int rank) {
   if (comm == TMPI_COMM_WORLD) return rank;
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   return c ? c->peer_to_world(rank) : rank;
 }
 
 int from_world(const Subrank* me, TMPI_Comm comm, int world) {
   if (world < 0 || comm == TMPI_COMM_WORLD) return world;  // MPI_ANY_SOURCE, MPI_PROC_NULL
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   return c ? c->peer_from_world(world) : TMPI_UNDEFINED;
 }
 
@@ -245,7 +245,7 @@ const char* comm_name(TMPI_Comm comm, const Subrank* me) {
     default: break;
   }
   static thread_local char text[TMPI_MAX_OBJECT_NAME + 32];
-  const Comm* c = me ? me->handles.comm(comm) : nullptr;
+  const Comm* c = me ? me->handles->comm(comm) : nullptr;
   if (c && !c->name.empty()) std::snprintf(text, sizeof text, "%s", c->name.c_str());
   else if (c) std::snprintf(text, sizeof text, "communicator %d", comm);
   else std::snprintf(text, sizeof text, "an unknown communicator (%d)", comm);
@@ -254,12 +254,12 @@ const char* comm_name(TMPI_Comm comm, const Subrank* me) {
 
 CommPtr keep_alive(const Subrank* me, TMPI_Comm comm) {
   if (comm == TMPI_COMM_WORLD || comm == TMPI_COMM_SELF || comm <= 0) return nullptr;
-  const auto& comms = me->handles.comms;
+  const auto& comms = me->handles->comms;
   return static_cast<std::size_t>(comm) < comms.size() ? comms[static_cast<std::size_t>(comm)] : nullptr;
 }
 
 TMPI_Errhandler comm_errhandler(const Subrank* me, TMPI_Comm comm) {
-  const Comm* c = me ? me->handles.comm(comm) : nullptr;
+  const Comm* c = me ? me->handles->comm(comm) : nullptr;
   return c ? c->errhandler : TMPI_ERRORS_ARE_FATAL;
 }
 
@@ -283,7 +283,7 @@ int bad_group(Subrank* me, const char* call, TMPI_Group group) {
 int subgroup_args(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Group group, CommInfo* pi, const Group** g) {
   if (!comm_info(me, comm, pi)) return bad_comm(me, call, comm);
   if (pi->comm->inter()) return inter_unsupported(me, comm, call);
-  *g = me->handles.group(group);
+  *g = me->handles->group(group);
   if (!*g) return bad_group(me, call, group);
   for (int w : (*g)->world)
     if (pi->comm->from_world(w) == TMPI_UNDEFINED)
@@ -315,7 +315,7 @@ namespace tucana::mpi {
 int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, ContextAgreement& agreement,
                const MaskReduce& reduce, int* p2p_ctx) {
   constexpr int kEagerPairs = 128;  // 16 bytes to reduce
-  Handles& h = me->handles;
+  Handles& h = *me->handles;
   Runtime& rt = Runtime::get();
   const bool remote = rt.layout.nprocs > 1;
   const int limit = remote ? std::min(kMaxContexts, rt.transport.remote_contexts()) : kMaxContexts;
@@ -384,11 +384,11 @@ int agree_pair(Subrank* me, TMPI_Comm err_comm, const char* call, ContextAgreeme
 // Takes `c`'s context pair at `me` and gives it a handle.
 int install_comm(Subrank* me, TMPI_Comm err_comm, const char* call, CommPtr c, TMPI_Comm* newcomm,
                  Comm** created) {
-  if (c->p2p_ctx < kMaxContexts) take_pair(me->handles, c->p2p_ctx);
+  if (c->p2p_ctx < kMaxContexts) take_pair(*me->handles, c->p2p_ctx);
   Comm* made = c.get();
-  *newcomm = me->handles.add(c);
+  *newcomm = me->handles->add(c);
   if (*newcomm == TMPI_COMM_NULL) {
-    me->handles.release(std::move(c));
+    me->handles->release(std::move(c));
     if (created) *created = nullptr;
     return mpi_error(me, err_comm, TMPI_ERR_INTERN, call,
                      "out of communicator handles: a subrank can hold at most %zu at once; free unused "
@@ -405,10 +405,10 @@ int install_comm(Subrank* me, TMPI_Comm err_comm, const char* call, CommPtr c, T
 int create_comm(Subrank* me, TMPI_Comm parent, const CommInfo& pi, const char* call, std::vector<int> members,
                 bool member, TMPI_Comm* newcomm, Comm** created) {
   if (pi.comm->inter()) return inter_unsupported(me, parent, call);
-  ContextAgreement agreement(me->handles, collective_key(*pi.comm), true);
+  ContextAgreement agreement(*me->handles, collective_key(*pi.comm), true);
   int ctx = 0;
   if (pi.size == 1) {  // nobody else can ever send on it
-    ctx = private_pair(me->handles);
+    ctx = private_pair(*me->handles);
   } else {
     auto reduce = [&](std::vector<unsigned long long>& mask, int) {
       return TMPI_Allreduce(TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), TMPI_DT_UNSIGNED_LONG_LONG,
@@ -476,8 +476,8 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
 // is invalid.
 bool two_groups(Subrank* me, const char* call, TMPI_Group g1, TMPI_Group g2, const Group** a, const Group** b,
                 int* err) {
-  *a = me->handles.group(g1);
-  *b = me->handles.group(g2);
+  *a = me->handles->group(g1);
+  *b = me->handles->group(g2);
   if (!*a) *err = bad_group(me, call, g1);
   else if (!*b) *err = bad_group(me, call, g2);
   return *a && *b;
@@ -488,7 +488,7 @@ TMPI_Group new_group(Subrank* me, std::vector<int> world) {
   if (world.empty()) return TMPI_GROUP_EMPTY;
   auto g = std::make_unique<Group>();
   g->world = std::move(world);
-  return me->handles.add(std::move(g));
+  return me->handles->add(std::move(g));
 }
 
 int check_ranks(Subrank* me, const char* call, const Group& g, int n, const int ranks[], bool distinct = true) {
@@ -575,7 +575,7 @@ int dup_attributes(Subrank* me, const char* call, TMPI_Comm comm, TMPI_Comm* new
 // MPI_Comm_dup of an intercommunicator: the pair is agreed over both groups.
 int dup_inter(Subrank* me, TMPI_Comm comm, const CommInfo& pi, TMPI_Comm* newcomm) {
   const char* call = "MPI_Comm_dup";
-  ContextAgreement agreement(me->handles, collective_key(*pi.comm), true);
+  ContextAgreement agreement(*me->handles, collective_key(*pi.comm), true);
   int ctx = 0;
   if (int e = agree_pair(me, comm, call, agreement, over_union(base_call(me, comm, pi, call)), &ctx)) return e;
   CommPtr c = make_inter(me, pi.comm->members(), pi.comm->remote->members(), ctx);
@@ -617,7 +617,7 @@ int split_inter(Subrank* me, const char* call, TMPI_Comm comm, const CommInfo& p
     for (const auto& kr : keyed) world.push_back(side.to_world(kr.second));
     return world;
   };
-  ContextAgreement agreement(me->handles, collective_key(ic), true);
+  ContextAgreement agreement(*me->handles, collective_key(ic), true);
   int ctx = 0;
   if (int e = agree_pair(me, comm, call, agreement, over_union(base), &ctx)) return e;
   std::vector<int> local, remote;
@@ -661,7 +661,7 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
   d->me = me;
   d->comm = comm;
   d->parent = keep_alive(me, comm);
-  d->agreement = std::make_unique<ContextAgreement>(me->handles, collective_key(p), false);
+  d->agreement = std::make_unique<ContextAgreement>(*me->handles, collective_key(p), false);
   Call base = base_call(me, comm, pi, name);
   base.keep = d->parent;
   for (Call& c : d->calls)
@@ -678,10 +678,10 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
   c->merged = p.merged;
   c->copy_topology(p);
   c->errhandler = p.errhandler;
-  c->p2p_ctx = private_pair(me->handles);
+  c->p2p_ctx = private_pair(*me->handles);
   c->coll_ctx = c->p2p_ctx + 1;
   d->made = c;
-  *newcomm = me->handles.add(c);
+  *newcomm = me->handles->add(c);
   if (*newcomm == TMPI_COMM_NULL)
     return mpi_error(me, comm, TMPI_ERR_INTERN, name,
                      "out of communicator handles: a subrank can hold at most %zu at once; free unused "
@@ -697,7 +697,7 @@ int start_idup(Subrank* me, TMPI_Comm comm, TMPI_Comm* newcomm, std::shared_ptr<
 int finish_idup(PendingDup& d) {
   int ctx = 0;
   if (d.private_ids) {
-    ctx = private_pair(d.me->handles);
+    ctx = private_pair(*d.me->handles);
   } else {
     auto reduce = [&d](std::vector<unsigned long long>& mask, int window) {
       return do_allreduce(d.calls[window > 0 ? 1 : 0], TMPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()),
@@ -707,7 +707,7 @@ int finish_idup(PendingDup& d) {
       d.agreement.reset();
       return e;
     }
-    take_pair(d.me->handles, ctx);
+    take_pair(*d.me->handles, ctx);
   }
   // The program reads these only after the request completes.
   d.made->p2p_ctx = ctx;
@@ -723,7 +723,7 @@ extern "C" {
 int TMPI_Comm_remote_size(TMPI_Comm comm, int* size) {
   const char* call = "MPI_Comm_remote_size";
   Entered me = enter(call);
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, call, comm);
   if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
   *size = c->remote->size;
@@ -733,7 +733,7 @@ int TMPI_Comm_remote_size(TMPI_Comm comm, int* size) {
 int TMPI_Comm_remote_group(TMPI_Comm comm, TMPI_Group* group) {
   const char* call = "MPI_Comm_remote_group";
   Entered me = enter(call);
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, call, comm);
   if (!c->inter()) return mpi_error(me, comm, TMPI_ERR_COMM, call, "%s is not an intercommunicator", comm_name(comm));
   *group = new_group(me, c->remote->members());
@@ -788,7 +788,7 @@ int TMPI_Intercomm_create(TMPI_Comm local_comm, int local_leader, TMPI_Comm peer
   }
   if (int e = TMPI_Bcast(there, 3, TMPI_DT_INT, local_leader, local_comm)) return e;
   const int* lower = there[1] < here[1] || (there[1] == here[1] && there[2] < here[2]) ? there : here;
-  ContextAgreement agreement(me->handles,
+  ContextAgreement agreement(*me->handles,
                              AgreementKey{lower[1], AgreementKey::kIntercomm, static_cast<unsigned>(lower[2])}, true);
   int counts[2] = {here[0], there[0]};
   theirs.resize(static_cast<std::size_t>(counts[1]));
@@ -848,7 +848,7 @@ int TMPI_Intercomm_merge(TMPI_Comm intercomm, int high, TMPI_Comm* newintracomm)
   std::vector<int> members = local_first ? ic.members() : ic.remote->members();
   std::vector<int> rest = local_first ? ic.remote->members() : ic.members();
   members.insert(members.end(), rest.begin(), rest.end());
-  ContextAgreement agreement(me->handles, collective_key(ic), true);
+  ContextAgreement agreement(*me->handles, collective_key(ic), true);
   int ctx = 0;
   if (int e = agree_pair(me, intercomm, call, agreement, over_union(base), &ctx)) return e;
   CommPtr c = make_comm(me, std::move(members), ctx);
@@ -873,11 +873,11 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
   const int ub = Runtime::get().transport.user_tag_ub();
   if (tag < 0 || tag > ub)
     return mpi_error(me, comm, TMPI_ERR_TAG, call, "invalid tag %d (tags go from 0 to MPI_TAG_UB = %d)", tag, ub);
-  ContextAgreement agreement(me->handles, AgreementKey{pi.coll_ctx, AgreementKey::kGroup, static_cast<unsigned>(tag)},
+  ContextAgreement agreement(*me->handles, AgreementKey{pi.coll_ctx, AgreementKey::kGroup, static_cast<unsigned>(tag)},
                              true);
   int ctx = 0;
   if (g->world.size() == 1) {
-    ctx = private_pair(me->handles);
+    ctx = private_pair(*me->handles);
   } else {
     CommPtr view = make_comm(me, g->world, pi.p2p_ctx);
     Call gc = base_call(me, comm, pi, call);
@@ -910,7 +910,7 @@ int TMPI_Comm_create_group(TMPI_Comm comm, TMPI_Group group, int tag, TMPI_Comm*
 
 int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
   Entered me = enter("MPI_Comm_rank");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_rank", comm);
   *rank = c->rank;
   return TMPI_SUCCESS;
@@ -918,7 +918,7 @@ int TMPI_Comm_rank(TMPI_Comm comm, int* rank) {
 
 int TMPI_Comm_size(TMPI_Comm comm, int* size) {
   Entered me = enter("MPI_Comm_size");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_size", comm);
   *size = c->size;
   return TMPI_SUCCESS;
@@ -926,7 +926,7 @@ int TMPI_Comm_size(TMPI_Comm comm, int* size) {
 
 int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
   Entered me = enter("MPI_Comm_test_inter");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_test_inter", comm);
   *flag = c->inter() ? 1 : 0;
   return TMPI_SUCCESS;
@@ -934,7 +934,7 @@ int TMPI_Comm_test_inter(TMPI_Comm comm, int* flag) {
 
 int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
   Entered me = enter("MPI_Comm_get_attr");
-  if (!me->handles.comm(comm)) return bad_comm(me, "MPI_Comm_get_attr", comm);
+  if (!me->handles->comm(comm)) return bad_comm(me, "MPI_Comm_get_attr", comm);
   // Predefined attributes are returned as pointers to int, as MPI says.
   // Written once (the first call, under the guard of a local static):
   // subranks on other workers may be reading them.
@@ -967,7 +967,7 @@ int TMPI_Comm_get_attr(TMPI_Comm comm, int keyval, void* value, int* flag) {
 
 int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
   Entered me = enter("MPI_Comm_set_errhandler");
-  Comm* c = me->handles.comm(comm);
+  Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_set_errhandler", comm);
   if (!valid_errhandler(errhandler, ErrhandlerKind::Comm))
     return mpi_error(me, comm, TMPI_ERR_ARG, "MPI_Comm_set_errhandler",
@@ -978,7 +978,7 @@ int TMPI_Comm_set_errhandler(TMPI_Comm comm, TMPI_Errhandler errhandler) {
 
 int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
   Entered me = enter("MPI_Comm_get_errhandler");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_get_errhandler", comm);
   *errhandler = c->errhandler;
   return TMPI_SUCCESS;
@@ -986,7 +986,7 @@ int TMPI_Comm_get_errhandler(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
 
 int TMPI_Comm_set_name(TMPI_Comm comm, const char* name) {
   Entered me = enter("MPI_Comm_set_name");
-  Comm* c = me->handles.comm(comm);
+  Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_set_name", comm);
   c->name.assign(name, strnlen(name, TMPI_MAX_OBJECT_NAME - 1));
   return TMPI_SUCCESS;
@@ -994,7 +994,7 @@ int TMPI_Comm_set_name(TMPI_Comm comm, const char* name) {
 
 int TMPI_Comm_get_name(TMPI_Comm comm, char* name, int* resultlen) {
   Entered me = enter("MPI_Comm_get_name");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_get_name", comm);
   std::memcpy(name, c->name.c_str(), c->name.size() + 1);
   *resultlen = static_cast<int>(c->name.size());
@@ -1025,7 +1025,7 @@ int TMPI_Comm_dup_with_info(TMPI_Comm comm, TMPI_Info info, TMPI_Comm* newcomm) 
 int TMPI_Comm_disconnect(TMPI_Comm* comm) {
   const char* call = "MPI_Comm_disconnect";
   Entered me = enter(call);
-  if (!comm || !me->handles.comm(*comm)) return bad_comm(me, call, comm ? *comm : TMPI_COMM_NULL);
+  if (!comm || !me->handles->comm(*comm)) return bad_comm(me, call, comm ? *comm : TMPI_COMM_NULL);
   if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
     return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be disconnected", comm_name(*comm));
   if (int e = TMPI_Barrier(*comm)) return e;
@@ -1057,7 +1057,7 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
     // The group is a subgroup of the local group; the new
     // intercommunicator joins it to the group the other side passed.
     comm_info(me, comm, &pi);
-    g = me->handles.group(group);
+    g = me->handles->group(group);
     if (!g) return bad_group(me, call, group);
     for (int w : g->world)
       if (pi.comm->from_world(w) == TMPI_UNDEFINED)
@@ -1075,22 +1075,22 @@ int TMPI_Comm_create(TMPI_Comm comm, TMPI_Group group, TMPI_Comm* newcomm) {
 int TMPI_Comm_free(TMPI_Comm* comm) {
   const char* call = "MPI_Comm_free";
   Entered me = enter(call);
-  Comm* c = me->handles.comm(*comm);
+  Comm* c = me->handles->comm(*comm);
   if (!c) return bad_comm(me, call, *comm);
   if (*comm == TMPI_COMM_WORLD || *comm == TMPI_COMM_SELF)
     return mpi_error(me, *comm, TMPI_ERR_COMM, call, "%s cannot be freed", comm_name(*comm));
   if (int err = delete_attributes(AttrKind::Comm, *comm)) return err;
   // Requests and non-blocking collectives still pending on it hold their
   // own reference (and keep its context ids taken).
-  me->handles.release(std::move(me->handles.comms[static_cast<std::size_t>(*comm)]));  // leaves the slot empty
+  me->handles->release(std::move(me->handles->comms[static_cast<std::size_t>(*comm)]));  // leaves the slot empty
   *comm = TMPI_COMM_NULL;
   return TMPI_SUCCESS;
 }
 
 int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
   Entered me = enter("MPI_Comm_compare");
-  const Comm* a = me->handles.comm(comm1);
-  const Comm* b = me->handles.comm(comm2);
+  const Comm* a = me->handles->comm(comm1);
+  const Comm* b = me->handles->comm(comm2);
   if (!a) return bad_comm(me, "MPI_Comm_compare", comm1);
   if (!b) return bad_comm(me, "MPI_Comm_compare", comm2);
   if (comm1 == comm2) {
@@ -1113,7 +1113,7 @@ int TMPI_Comm_compare(TMPI_Comm comm1, TMPI_Comm comm2, int* result) {
 
 int TMPI_Comm_group(TMPI_Comm comm, TMPI_Group* group) {
   Entered me = enter("MPI_Comm_group");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return bad_comm(me, "MPI_Comm_group", comm);
   *group = new_group(me, c->members());
   return TMPI_SUCCESS;
@@ -1121,7 +1121,7 @@ int TMPI_Comm_group(TMPI_Comm comm, TMPI_Group* group) {
 
 int TMPI_Group_size(TMPI_Group group, int* size) {
   Entered me = enter("MPI_Group_size");
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, "MPI_Group_size", group);
   *size = static_cast<int>(g->world.size());
   return TMPI_SUCCESS;
@@ -1129,7 +1129,7 @@ int TMPI_Group_size(TMPI_Group group, int* size) {
 
 int TMPI_Group_rank(TMPI_Group group, int* rank) {
   Entered me = enter("MPI_Group_rank");
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, "MPI_Group_rank", group);
   *rank = g->rank_of_world(me->world);
   return TMPI_SUCCESS;
@@ -1138,7 +1138,7 @@ int TMPI_Group_rank(TMPI_Group group, int* rank) {
 int TMPI_Group_incl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_incl";
   Entered me = enter(call);
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, call, group);
   if (int e = check_ranks(me, call, *g, n, ranks)) return e;
   std::vector<int> world;
@@ -1150,7 +1150,7 @@ int TMPI_Group_incl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newg
 int TMPI_Group_excl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_excl";
   Entered me = enter(call);
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, call, group);
   if (int e = check_ranks(me, call, *g, n, ranks)) return e;
   std::vector<bool> drop(g->world.size(), false);
@@ -1165,7 +1165,7 @@ int TMPI_Group_excl(TMPI_Group group, int n, const int ranks[], TMPI_Group* newg
 int TMPI_Group_range_incl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_range_incl";
   Entered me = enter(call);
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, call, group);
   std::vector<int> ranks;
   if (int e = range_ranks(me, call, *g, n, ranges, &ranks)) return e;
@@ -1178,7 +1178,7 @@ int TMPI_Group_range_incl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* 
 int TMPI_Group_range_excl(TMPI_Group group, int n, int ranges[][3], TMPI_Group* newgroup) {
   const char* call = "MPI_Group_range_excl";
   Entered me = enter(call);
-  const Group* g = me->handles.group(group);
+  const Group* g = me->handles->group(group);
   if (!g) return bad_group(me, call, group);
   std::vector<int> ranks;
   if (int e = range_ranks(me, call, *g, n, ranges, &ranks)) return e;
@@ -1252,8 +1252,8 @@ int TMPI_Group_difference(TMPI_Group group1, TMPI_Group group2, TMPI_Group* newg
 
 int TMPI_Group_free(TMPI_Group* group) {
   Entered me = enter("MPI_Group_free");
-  if (!me->handles.group(*group)) return bad_group(me, "MPI_Group_free", *group);
-  if (*group != TMPI_GROUP_EMPTY) me->handles.groups[static_cast<std::size_t>(*group)].reset();
+  if (!me->handles->group(*group)) return bad_group(me, "MPI_Group_free", *group);
+  if (*group != TMPI_GROUP_EMPTY) me->handles->groups[static_cast<std::size_t>(*group)].reset();
   *group = TMPI_GROUP_NULL;
   return TMPI_SUCCESS;
 }

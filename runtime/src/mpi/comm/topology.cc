@@ -28,7 +28,7 @@ int check_rank(Subrank* me, TMPI_Comm comm, const char* call, const Comm& c, int
 }
 
 const Comm* cart_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) {
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
     return nullptr;
@@ -65,7 +65,7 @@ int rank_at(const CartTopology& t, const int* coords) {
 }
 
 const Comm* graph_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) {
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
     return nullptr;
@@ -78,7 +78,7 @@ const Comm* graph_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
 }
 
 const Comm* dist_graph_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) {
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
     return nullptr;
@@ -358,7 +358,7 @@ int TMPI_Cart_sub(TMPI_Comm comm, const int remain_dims[], TMPI_Comm* newcomm) {
 
 int TMPI_Topo_test(TMPI_Comm comm, int* status) {
   Entered me = enter("MPI_Topo_test");
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   if (!c) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, "MPI_Topo_test", "invalid communicator %d", comm);
   *status = c->cart ? TMPI_CART : c->graph ? TMPI_GRAPH : c->dist_graph ? TMPI_DIST_GRAPH : TMPI_UNDEFINED;
   return TMPI_SUCCESS;

@@ -160,7 +160,7 @@ int TMPI_Imrecv(void* buf, int count, TMPI_Datatype type, TMPI_Message* message,
     *request = r;
     return TMPI_SUCCESS;
   }
-  const Comm* c = me->handles.comm(comm);
+  const Comm* c = me->handles->comm(comm);
   int world_source = c ? c->peer_to_world(st.MPI_SOURCE) : st.MPI_SOURCE;
   init_request(r, me, comm::Operation::Kind::Recv, nullptr, 0, world_source, st.MPI_TAG, c ? c->p2p_ctx : 0);
   r->origin = "MPI_Imrecv";

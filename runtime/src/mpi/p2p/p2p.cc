@@ -127,7 +127,7 @@ int check_p2p(Subrank* me, const char* call, bool is_send, bool has_buffer, cons
 Request* prepare(Request* r, Subrank* me, const char* call, comm::Operation::Kind kind, const void* buf,
                  const P2PArgs& a, int peer, int tag, TMPI_Comm comm, TMPI_Datatype type) {
   init_request(r, me, kind, const_cast<void*>(buf), a.bytes, a.world_peer, tag, a.comm.p2p_ctx);
-  note_p2p_peer(me, a.world_peer);
+  tasks::note_p2p_peer(me, a.world_peer);
   if (a.map && !a.map->contiguous() && a.bytes > 0) {
     // Only contiguous bytes travel: the subrank packs (here, for a send, so
     // that the buffer may be reused as MPI says) and unpacks (after the
@@ -279,7 +279,7 @@ int post_released(const char* call, comm::Operation::Kind kind, void* buf, int c
   }
   // The status is filled on whichever thread completes the request: it must
   // not look up the subrank's handle table, so MPI_COMM_SELF is kept too.
-  if (!r->comm_ref && comm == TMPI_COMM_SELF) r->comm_ref = me->handles.comms[static_cast<std::size_t>(comm)];
+  if (!r->comm_ref && comm == TMPI_COMM_SELF) r->comm_ref = me->handles->comms[static_cast<std::size_t>(comm)];
   r->released = true;
   r->status_out = status;
   start_request(r);  // may complete (and free) it at once

@@ -1,4 +1,4 @@
-#include "core/deadlock.h"
+#include "mpi/deadlock.h"
 
 #include <unistd.h>
 
