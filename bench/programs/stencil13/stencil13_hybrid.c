@@ -240,7 +240,9 @@ int main(int argc, char **argv)
         MPI_Wait(&face[i].sreq, MPI_STATUS_IGNORE);
 
     double elapsed = MPI_Wtime() - t0;
-    int ok = report_results(&pb, u, local_diff, elapsed, ntasks);
+    char tasks_line[32];
+    snprintf(tasks_line, sizeof tasks_line, "tasks %d", ntasks);
+    int ok = report_results(&pb, u, local_diff, elapsed, tasks_line);
 
     for (int i = 0; i < nface; i++) {
         free(face[i].sendbuf);
