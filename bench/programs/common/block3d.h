@@ -324,6 +324,21 @@ static int make_problem(const int n[3], int iterations, int dims, Problem *pb)
 }
 
 /*
+ * The arguments that every program of this header starts with: NX NY NZ
+ * (argv[1 .. 3], when argc > 3) into n and ITERATIONS (argv[4], when
+ * argc > 4) into *iterations; those absent keep their value (the default).
+ * Checks nothing: the caller validates.
+ */
+static void read_size_args(int argc, char **argv, int n[3], int *iterations)
+{
+    if (argc > 3)
+        for (int a = 0; a < 3; a++)
+            n[a] = atoi(argv[1 + a]);
+    if (argc > 4)
+        *iterations = atoi(argv[4]);
+}
+
+/*
  * Reads [NX NY NZ [ITERATIONS [DIMS]]] (defaults DEFAULT_SIZE for each axis,
  * DEFAULT_ITERATIONS, DIMS 3; with
  * slabs_only, the hybrid's, DIMS defaults to 1 and must be 1) and makes the
@@ -341,11 +356,7 @@ static __attribute__((unused)) int setup_problem(int argc, char **argv,
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    if (argc > 3)
-        for (int a = 0; a < 3; a++)
-            n[a] = atoi(argv[1 + a]);
-    if (argc > 4)
-        iterations = atoi(argv[4]);
+    read_size_args(argc, argv, n, &iterations);
     if (argc > 5)
         dims = atoi(argv[5]);
     int valid = (argc == 1 || argc >= 4) && iterations >= 1 &&

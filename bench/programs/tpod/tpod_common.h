@@ -45,11 +45,7 @@ static int tpod_setup(int argc, char **argv, TpodProblem *tp)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    if (argc > 3)
-        for (int a = 0; a < 3; a++)
-            n[a] = atoi(argv[1 + a]);
-    if (argc > 4)
-        iterations = atoi(argv[4]);
+    read_size_args(argc, argv, n, &iterations);
     if (argc > 7)
         for (int a = 0; a < 3; a++)
             bs[a] = atoi(argv[5 + a]);
