@@ -19,7 +19,9 @@
  * and after it the stencil itself, sweep_box() (jacobi3d's and tpod's:
  * common/jacobi7.h).  The variants (NAME.c, NAME_*.c) keep only what makes
  * them a variant: the iteration loop with its communication and overlap
- * structure, its pragmas, and its state.
+ * structure, its pragmas, and its state; jacobi3d's and stencil13's Overlap
+ * and Hybrid variants, which have no pragmas, are one program each over
+ * this header (common/block3d_overlap.h, common/block3d_hybrid.h).
  *
  * Everything here is a static function, a type or a constant: no global or
  * static variable (the subranks of a Tucana process would share it), and no
