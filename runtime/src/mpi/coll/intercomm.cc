@@ -52,6 +52,17 @@ int check_inter_root(const Call& c, int root) {
   return TMPI_SUCCESS;
 }
 
+// The checks of MPI_Bcast's and MPI_Reduce's arguments on an
+// intercommunicator: the root, then the buffer of `count` elements of
+// `type` (sets *map and *bytes) unless `root` is MPI_PROC_NULL, which has
+// nothing to check or do.
+int check_rooted_buffer(const Call& c, int root, int count, TMPI_Datatype type, TypeMapPtr* map,
+                        std::size_t* bytes) {
+  if (int e = check_inter_root(c, root)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  return check_buffer(c.me, c.comm, c.name, count, type, map, bytes);
+}
+
 int no_in_place(const Call& c, const void* buf) {
   if (buf != TMPI_IN_PLACE) return TMPI_SUCCESS;
   return mpi_error(c.me, c.comm, TMPI_ERR_BUFFER, c.name, "MPI_IN_PLACE is not valid on an intercommunicator");
@@ -170,11 +181,10 @@ int inter_barrier(const Call& call) {
 
 int inter_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root) {
   InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  if (int e = check_rooted_buffer(call, root, count, type, &map, &bytes)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   if (root == TMPI_ROOT) {
     Collective c(v.remote);
     Flat flat(buffer, sz(count), map, true);
@@ -197,11 +207,10 @@ int inter_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, i
 int inter_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
                  int root) {
   InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  if (int e = check_rooted_buffer(call, root, count, type, &map, &bytes)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   if (root == TMPI_ROOT) {
     Flat out(recvbuf, sz(count), map, false);
     Collective c(v.remote);
