@@ -8,6 +8,7 @@
 // (handles are per subrank), a datatype or a window by its handle.
 #include <tucana/tmpi.h>
 
+#include <cassert>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -176,6 +177,30 @@ int delete_attr(AttrKind kind, int handle, int keyval, const char* call, TMPI_Co
                    kind_name(kind), keyval);
 }
 
+// A copy of the attributes set on an object (none: empty); with `forget`,
+// the object has none from now on. The callers run callbacks on the copy,
+// without the lock.
+Values values_of(AttrKind kind, int handle, bool forget) {
+  AttributeTable& t = table();
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
+  auto it = t.values.find(object_of(kind, handle));
+  if (it == t.values.end()) return {};
+  if (!forget) return it->second;
+  Values old = std::move(it->second);
+  t.values.erase(it);
+  return old;
+}
+
+// A copy of the keyval of an attribute that is set (a freed keyval stays
+// in the table for the attributes that use it).
+Keyval keyval_of(AttrKind kind, int keyval) {
+  AttributeTable& t = table();
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
+  const Keyval* k = find_keyval(t, keyval, kind);
+  assert(k && "keyval_of: the keyval of a set attribute");
+  return *k;
+}
+
 }  // namespace
 
 namespace tucana::mpi {
@@ -194,21 +219,8 @@ bool get_attribute(AttrKind kind, int handle, int keyval, void** value) {
 }
 
 int copy_attributes(AttrKind kind, int from, int to) {
-  Values old;
-  {
-    AttributeTable& t = table();
-    tucana::sync::MutexLock hold(t.keyvals.mutex());
-    auto it = t.values.find(object_of(kind, from));
-    if (it == t.values.end()) return TMPI_SUCCESS;
-    old = it->second;
-  }
-  for (auto& [keyval, value] : old) {
-    Keyval k;
-    {
-      AttributeTable& t = table();
-      tucana::sync::MutexLock hold(t.keyvals.mutex());
-      k = *find_keyval(t, keyval, kind);
-    }
+  for (auto& [keyval, value] : values_of(kind, from, false)) {
+    Keyval k = keyval_of(kind, keyval);
     void* out = nullptr;
     int flag = 0;
     if (int err = call_copy(kind, k, from, keyval, value, &out, &flag)) return err;
@@ -221,26 +233,11 @@ int copy_attributes(AttrKind kind, int from, int to) {
 }
 
 int delete_attributes(AttrKind kind, int handle) {
-  Values old;
-  {
-    AttributeTable& t = table();
-    tucana::sync::MutexLock hold(t.keyvals.mutex());
-    auto it = t.values.find(object_of(kind, handle));
-    if (it == t.values.end()) return TMPI_SUCCESS;
-    old = std::move(it->second);
-    t.values.erase(it);
-  }
+  Values old = values_of(kind, handle, true);
   // MPI leaves the order open; last set, first deleted (as MPICH does).
   int result = TMPI_SUCCESS;
-  for (auto kv = old.rbegin(); kv != old.rend(); ++kv) {
-    Keyval k;
-    {
-      AttributeTable& t = table();
-      tucana::sync::MutexLock hold(t.keyvals.mutex());
-      k = *find_keyval(t, kv->first, kind);
-    }
-    if (int err = call_delete(kind, k, handle, kv->first, kv->second)) result = err;
-  }
+  for (auto kv = old.rbegin(); kv != old.rend(); ++kv)
+    if (int err = call_delete(kind, keyval_of(kind, kv->first), handle, kv->first, kv->second)) result = err;
   return result;
 }
 
