@@ -39,6 +39,7 @@
 #include "mpi/attributes.h"
 #include "mpi/datatype/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "mpi/info.h"
 #include "mpi/rma/rma.h"
 #include "mpi/datatype/typemap.h"
@@ -99,40 +100,15 @@ struct Window {
   std::deque<std::pair<int, int>> lock_queue;  // (origin, lock type)
 };
 
-struct WindowTable {
-  sync::Mutex lock{sync::LockLevel::kLeaf, "windows"};
-  std::vector<Window*> windows TUCANA_GUARDED_BY(lock){nullptr};
-};
+// 0 is MPI_WIN_NULL. The lowest free handle first (freed windows' handles are
+// reused, as in MPICH; a window's name and its communicator's carry it).
+using WindowTable = HandleTable<Window*, HandleReuse::kLowestFree>;
 WindowTable& table() {
-  static WindowTable* t = new WindowTable;  // never destroyed
+  static WindowTable* t = new WindowTable(sync::LockLevel::kLeaf, "windows", 1);  // never destroyed
   return *t;
 }
 
-Window* find(TMPI_Win win) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  if (win <= 0 || static_cast<std::size_t>(win) >= t.windows.size()) return nullptr;
-  return t.windows[static_cast<std::size_t>(win)];
-}
-
-TMPI_Win add(Window* w) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  // The lowest free handle (freed windows' handles are reused, as in MPICH).
-  for (std::size_t h = 1; h < t.windows.size(); ++h)
-    if (!t.windows[h]) {
-      t.windows[h] = w;
-      return static_cast<TMPI_Win>(h);
-    }
-  t.windows.push_back(w);
-  return static_cast<TMPI_Win>(t.windows.size() - 1);
-}
-
-void remove(TMPI_Win win) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  t.windows[static_cast<std::size_t>(win)] = nullptr;
-}
+Window* find(TMPI_Win win) { return table().find(win).value_or(nullptr); }
 
 // ---------------------------------------------------------------- blocks
 
@@ -469,7 +445,7 @@ int create_window(const char* call, TMPI_Comm comm, char* base, TMPI_Aint size, 
   w->lock_type.assign(static_cast<std::size_t>(w->size), 0);
   w->dirty.assign(static_cast<std::size_t>(w->size), 0);
   w->replies.resize(static_cast<std::size_t>(w->size));
-  w->handle = add(w);
+  w->handle = table().allocate(w);
   w->name = "window " + std::to_string(w->handle);
   std::string comm_label = "MPI_Win " + std::to_string(w->handle) + " (one-sided requests)";
   TMPI_Comm_set_name(w->comm, comm_label.c_str());
@@ -495,15 +471,16 @@ void rma_finalize(Subrank* me) {
   std::vector<Window*> mine;
   {
     WindowTable& t = table();
-    sync::MutexLock hold(t.lock);
-    for (Window* w : t.windows)
-      if (w && w->owner == me) mine.push_back(w);
+    sync::MutexLock hold(t.mutex());
+    t.for_each_locked([&](TMPI_Win, Window* w) {
+      if (w->owner == me) mine.push_back(w);
+    });
   }
   // Windows the program did not free: their agents must end for the
   // process to end. Nothing more will be applied to their memory.
   for (Window* w : mine) {
     stop_agent(w);
-    remove(w->handle);
+    table().release(w->handle);
   }
 }
 
@@ -600,7 +577,7 @@ int TMPI_Win_free(TMPI_Win* win) {
   // After the barrier no origin sends this window anything more.
   if (int err = TMPI_Barrier(w->comm)) return err;
   stop_agent(w);
-  remove(w->handle);
+  table().release(w->handle);
   if (w->owns_memory) std::free(w->base);
   std::free(w->shared_block);
   TMPI_Comm_free(&w->comm);
