@@ -285,15 +285,23 @@ bool in_access_epoch(const Window* w, int target) {
          std::find(w->start_group.begin(), w->start_group.end(), target) != w->start_group.end();
 }
 
+// The target side of a communication call: its datatype's map (kept alive
+// by `keep`) and the window bytes it covers.
+struct TargetBytes {
+  const TypeMap* map = nullptr;
+  TypeMapPtr keep;
+  Blocks blocks;
+};
+
 // Checks a communication call's target and describes the target bytes.
 int target_of(Window* w, const char* call, int target, TMPI_Aint disp, int count, TMPI_Datatype type,
-              const TypeMap** map, TypeMapPtr* keep, Blocks* blocks) {
+              TargetBytes* out) {
   if (target < 0 || target >= w->size) return win_error(w, TMPI_ERR_RANK, call, "invalid target rank");
   if (count < 0) return win_error(w, TMPI_ERR_COUNT, call, "negative count");
-  *map = find_type(type, keep);
-  if (!*map) return win_error(w, TMPI_ERR_TYPE, call, "invalid target datatype");
+  out->map = find_type(type, &out->keep);
+  if (!out->map) return win_error(w, TMPI_ERR_TYPE, call, "invalid target datatype");
   // The target's bytes travel as a list of blocks.
-  if ((*map)->compact())
+  if (out->map->compact())
     return win_error(w, TMPI_ERR_TYPE, call,
                      "the target datatype has more than 16 Mi separate blocks of data: Tucana's one-sided "
                      "operations list the target's blocks, and refuse one that large");
@@ -301,11 +309,11 @@ int target_of(Window* w, const char* call, int target, TMPI_Aint disp, int count
     return win_error(w, TMPI_ERR_RMA_SYNC, call,
                      "no access epoch to the target (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
   std::int64_t unit = w->disp_units[static_cast<std::size_t>(target)];
-  append_blocks(**map, count, static_cast<std::int64_t>(disp) * unit, blocks);
+  append_blocks(*out->map, count, static_cast<std::int64_t>(disp) * unit, &out->blocks);
   TMPI_Aint limit = w->sizes[static_cast<std::size_t>(target)];
   if (limit >= 0)
-    for (std::size_t i = 0; i < blocks->size(); i += 2)
-      if ((*blocks)[i] < 0 || (*blocks)[i] + (*blocks)[i + 1] > limit)
+    for (std::size_t i = 0; i < out->blocks.size(); i += 2)
+      if (out->blocks[i] < 0 || out->blocks[i] + out->blocks[i + 1] > limit)
         return win_error(w, TMPI_ERR_RMA_RANGE, call, "target bytes outside the target's window");
   return TMPI_SUCCESS;
 }
@@ -326,17 +334,23 @@ int completed_request(TMPI_Request* request) {
   return TMPI_Isend(nullptr, 0, TMPI_DT_BYTE, TMPI_PROC_NULL, 0, TMPI_COMM_SELF, request);
 }
 
+// TMPI_WIN_CALL for a communication call (`REQUEST` null unless it is
+// request-based): the request stays null until it is made, and a target of
+// MPI_PROC_NULL has nothing to do.
+#define TMPI_WIN_OPERATION(NAME, WIN, TARGET, REQUEST)          \
+  TMPI_WIN_CALL(NAME, WIN);                                    \
+  if (REQUEST) *(REQUEST) = TMPI_REQUEST_NULL;                 \
+  if ((TARGET) == TMPI_PROC_NULL) return (REQUEST) ? completed_request(REQUEST) : TMPI_SUCCESS
+
 int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype, int target, TMPI_Aint disp,
            int tcount, TMPI_Datatype ttype, TMPI_Win win, TMPI_Request* request) {
-  TMPI_WIN_CALL(call, win);
-  if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
-  const TypeMap* tmap;
-  TypeMapPtr keep;
-  Blocks blocks;
+  TMPI_WIN_OPERATION(call, win, target, request);
   std::int64_t bytes;
   if (int err = origin_bytes(w, call, ocount, otype, &bytes)) return err;
-  if (int err = target_of(w, call, target, disp, tcount, ttype, &tmap, &keep, &blocks)) return err;
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, tcount, ttype, &to)) return err;
+  const TypeMap* tmap = to.map;
+  const Blocks& blocks = to.blocks;
   if (bytes != static_cast<std::int64_t>(tmap->size) * tcount)
     return win_error(w, TMPI_ERR_TYPE, call, "origin and target data differ in size");
   Header h{Kind::Put, 0, 0, 0, static_cast<std::int64_t>(blocks.size() / 2), bytes, 0};
@@ -352,13 +366,11 @@ int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype
 int do_access(const char* call, Kind kind, const void* origin, int ocount, TMPI_Datatype otype, void* result,
               int rcount, TMPI_Datatype rtype, int target, TMPI_Aint disp, int tcount, TMPI_Datatype ttype,
               TMPI_Op op, TMPI_Win win, TMPI_Request* request) {
-  TMPI_WIN_CALL(call, win);
-  if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
-  const TypeMap* tmap;
-  TypeMapPtr keep;
-  Blocks blocks;
-  if (int err = target_of(w, call, target, disp, tcount, ttype, &tmap, &keep, &blocks)) return err;
+  TMPI_WIN_OPERATION(call, win, target, request);
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, tcount, ttype, &to)) return err;
+  const TypeMap* tmap = to.map;
+  const Blocks& blocks = to.blocks;
   std::int64_t target_bytes = static_cast<std::int64_t>(tmap->size) * tcount;
   std::int64_t sent = 0;
   Header h{kind, 0, op, tmap->basic, static_cast<std::int64_t>(blocks.size() / 2), 0, target_bytes};
@@ -746,10 +758,10 @@ int TMPI_Compare_and_swap(const void* origin, const void* compare, void* result,
   const char* call = "MPI_Compare_and_swap";
   TMPI_WIN_CALL(call, win);
   if (target == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  const TypeMap* map;
-  TypeMapPtr keep;
-  Blocks blocks;
-  if (int err = target_of(w, call, target, disp, 1, type, &map, &keep, &blocks)) return err;
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, 1, type, &to)) return err;
+  const TypeMap* map = to.map;
+  const Blocks& blocks = to.blocks;
   if (!map->predefined) return win_error(w, TMPI_ERR_TYPE, call, "the datatype must be predefined");
   std::int64_t elem = static_cast<std::int64_t>(map->size);
   std::vector<char> payload(static_cast<std::size_t>(2 * elem));
