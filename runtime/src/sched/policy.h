@@ -14,7 +14,8 @@
 // moving a fiber between queues allocates nothing.
 //
 // Adding a policy: a class derived from ReadyPolicy, plus one line in the
-// registry (kPolicies in policy.cc) that names it for --policy.
+// registry (kPolicies in policy.cc) that names it for --policy, and its name
+// in the --policy row of run_options.def (policy.cc checks the two agree).
 #pragma once
 
 #include <atomic>
