@@ -618,15 +618,7 @@ def main(argv):
                         rb.seconds_cell(row), row)
     summary = summarize(opts, plan, by_id, rows)
     write_reports(opts, ctx, summary, rows)
-    if not opts.no_plots:
-        make_plots(opts.out)
-    with open(os.path.join(opts.out, "ablation.md")) as f:
-        print()
-        print(f.read())
-    bad = [r for r in rows if r["status"] != "ok"]
-    if bad:
-        rb.warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
-    return 0
+    return rb.finish(opts.out, "ablation.md", rows, None if opts.no_plots else make_plots)
 
 
 if __name__ == "__main__":

@@ -206,6 +206,21 @@ def progress(i, total, t_start, label, value, row):
     print(f"[{i:4d}/{total}] {label}  {value}{extra}   (eta {eta:4.0f} s)", flush=True)
 
 
+def finish(out, report, rows, plot):
+    """The end that the harnesses share: plot(out) (None: no plots), then
+    OUT/REPORT printed after an empty line, then a warning when some of rows
+    (the runs) were not ok.  Returns main's exit status, 0."""
+    if plot is not None:
+        plot(out)
+    with open(os.path.join(out, report)) as f:
+        print()
+        print(f.read())
+    bad = [r for r in rows if r["status"] != "ok"]
+    if bad:
+        warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
+    return 0
+
+
 def launcher_kind(mpirun):
     """'openmpi' or 'mpich' (anything that takes -genv)."""
     try:
@@ -1058,15 +1073,7 @@ def main(argv):
                      seconds_cell(row), row)
     write_reports(opts, ctx, rows)
     print(f"wrote {results_path}, summary.md/.csv, vf_sweep.md/.csv in {opts.out}", flush=True)
-    if not opts.no_plots:
-        make_plots(opts.out)
-    with open(os.path.join(opts.out, "summary.md")) as f:
-        print()
-        print(f.read())
-    bad = [r for r in rows if r["status"] != "ok"]
-    if bad:
-        warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
-    return 0
+    return finish(opts.out, "summary.md", rows, None if opts.no_plots else make_plots)
 
 
 if __name__ == "__main__":

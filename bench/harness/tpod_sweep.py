@@ -434,15 +434,7 @@ def main(argv):
             g = f"{float(row['grind_ns']):8.3f} ns" if row["grind_ns"] else "       - "
             rb.progress(i, len(schedule), t_start, f"{cfg:10s} rep {rep}/{opts.reps}", f"grind {g}", row)
     write_reports(opts, ctx, rows, order)
-    if not opts.no_plots:
-        make_plot(opts.out)
-    with open(os.path.join(opts.out, "tpod_sweep.md")) as f:
-        print()
-        print(f.read())
-    bad = [r for r in rows if r["status"] != "ok"]
-    if bad:
-        rb.warn(f"{len(bad)} of {len(rows)} runs were not ok (see results.csv and logs/)")
-    return 0
+    return rb.finish(opts.out, "tpod_sweep.md", rows, None if opts.no_plots else make_plot)
 
 
 if __name__ == "__main__":

@@ -38,19 +38,8 @@ fi
 name=$1 bindir=$2 mpirun=$3 nnp=$4 run=$5 p=$6 vf=$7
 shift 7
 
-# Open MPI refuses root without these, and more ranks than cores without
-# --oversubscribe.
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-# OpenBLAS (cannon) must not start threads of its own next to the ranks.
-OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
-export OPENBLAS_NUM_THREADS
-oversub=""
-if $mpirun --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then oversub="--oversubscribe"; fi
+. "$(dirname "$0")/check_common.sh"
 
-failed=""
-sums=""
 for variant in $variants; do
   exe="$bindir/$name.$variant"
   case $variant in
@@ -70,26 +59,7 @@ for variant in $variants; do
     esac
     label=$variant
     [ "$how" = native ] || [ "$how" = vf ] || label="$variant($how)"
-    # $launch is split into words on purpose (the launcher and its options).
-    out=$($launch "$exe" "$@" 2>&1)
-    st=$?
-    echo "== $label ($launch $exe $*): exit $st"
-    echo "$out"
-    sum=$(echo "$out" | grep '^checksum ' | head -n 1)
-    if [ $st -ne 0 ]; then failed="$failed $label:exit-$st"; fi
-    if ! echo "$out" | grep -q "^$name: OK\$"; then failed="$failed $label:no-OK-line"; fi
-    if [ -z "$sum" ]; then failed="$failed $label:no-checksum"; fi
-    sums="$sums$label $sum
-"
+    check_run "$label" "$launch" "$exe" "$@"
   done
 done
-distinct=$(printf '%s' "$sums" | sed 's/^[^ ]* //' | sort -u | wc -l)
-if [ "$distinct" -ne 1 ]; then
-  failed="$failed checksums-differ"
-  printf '%s' "$sums"
-fi
-if [ -n "$failed" ]; then
-  echo "check_variants: FAILED ($name:$failed)"
-  exit 1
-fi
-echo "check_variants: ok ($name, $(printf '%s' "$sums" | head -n 1 | sed 's/^[^ ]* //'))"
+check_verdict

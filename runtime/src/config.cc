@@ -129,6 +129,47 @@ bool read_text(const char* var, std::string* out, bool* set) {
   if (v) *out = v;
   return true;
 }
+
+// run_options.def's --policy row offers the registry's names
+// (sched::kPolicyNames), in that order (its first is the default, and its
+// store turns choice 0 into the first name): a policy registered and not
+// offered, or offered and not registered, does not build.
+struct RowChoices {
+  const char* option;
+  const char* choices;
+};
+constexpr RowChoices kRunOptionChoices[] = {
+#define TUCANA_RUN_OPTION(name, section, option, aliases, arg, env, kind, min, choices, hint, dflt, help, doc, see, store) \
+  {#name, choices},
+#include "run_options.def"
+#undef TUCANA_RUN_OPTION
+};
+
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+// Whether `choices` is "name1|name2|..." of sched::kPolicyNames.
+constexpr bool lists_the_registry(const char* choices) {
+  bool first = true;
+  for (const char* name : sched::kPolicyNames) {
+    if (!first && *choices++ != '|') return false;
+    first = false;
+    for (const char* n = name; *n; ++n, ++choices)
+      if (*choices != *n) return false;
+  }
+  return *choices == '\0';
+}
+
+constexpr bool policy_row_lists_the_registry() {
+  for (const RowChoices& row : kRunOptionChoices)
+    if (same_text(row.option, "policy")) return lists_the_registry(row.choices);
+  return false;
+}
+static_assert(policy_row_lists_the_registry(),
+              "run_options.def's --policy choices are not sched::kPolicyNames in order");
+
 }  // namespace
 
 bool Config::from_environment(Config* out, std::string* error) {

@@ -1,6 +1,7 @@
 #include "tucana/translate/MpiCalls.h"
 
 #include <cassert>
+#include <cstddef>
 
 #include "llvm/ADT/StringMap.h"
 
@@ -44,6 +45,13 @@ enum class Fn {
 #undef TMPI_FN
   none
 };
+static_assert(static_cast<std::size_t>(Fn::none) == sizeof kCalls / sizeof kCalls[0],
+              "Fn and kCalls are the same rows in the same order");
+
+// "MPI_<NAME>" of a row of the table, or nullptr for `none` (an empty column).
+const char* name_of(Fn fn) {
+  return fn == Fn::none ? nullptr : kCalls[static_cast<std::size_t>(fn)].name;
+}
 
 enum class Kind { PointToPoint, Collective, RootedCollective, Post, Wait };
 constexpr MpiSize None = MpiSize::None, One = MpiSize::One, TimesSize = MpiSize::TimesSize, V = MpiSize::V;
@@ -64,15 +72,14 @@ MpiBufferArg inout_arg(int buf, int count, int type) {
   return b;
 }
 
-MpiCallArgs args_row(const char* name, const char* nb, const char* nb2, Kind kind, int comm, int status, int request,
-                     std::vector<MpiBufferArg> buffers, std::vector<int> arrays, const char* sb_post) {
+// nb, nb2: the counterparts, Fn::none for an empty column. sb_post: the
+// runtime's posting form as the table spells it ("none": kept blocking; it
+// names a runtime function, not a row, so it has no enumerator).
+MpiCallArgs args_row(Fn fn, Fn nb, Fn nb2, Kind kind, int comm, int status, int request,
+                     std::vector<MpiBufferArg> buffers, std::vector<int> arrays, llvm::StringRef sb_post) {
   MpiCallArgs c;
-  // "none" (MPI_none for the counterparts): the column is empty.
-  auto named = [](const char* n) {
-    llvm::StringRef s(n);
-    return s == "none" || s == "MPI_none" ? nullptr : n;
-  };
-  c.name = name, c.nonblocking = named(nb), c.nonblocking2 = named(nb2), c.sb_post = named(sb_post);
+  c.name = name_of(fn), c.nonblocking = name_of(nb), c.nonblocking2 = name_of(nb2);
+  c.sb_post = sb_post == "none" ? nullptr : sb_post.data();
   c.collective = kind == Kind::Collective || kind == Kind::RootedCollective;
   c.rooted = kind == Kind::RootedCollective;
   c.post = kind == Kind::Post;
@@ -91,8 +98,7 @@ std::vector<MpiCallArgs> args_table() {
 #define TMPI_FN(NAME, PARAMS, ROLE, NOTE)
 #define TMPI_FN_R(RET, NAME, PARAMS, ROLE, NOTE)
 #define TMPI_ARGS(NAME, NB, NB2, KIND, COMM, STATUS, REQUEST, BUFFERS, ARRAYS, SB_POST)                               \
-  (void)Fn::NAME, (void)Fn::NB, (void)Fn::NB2;                                                                       \
-  t.push_back(args_row("MPI_" #NAME, "MPI_" #NB, "MPI_" #NB2, Kind::KIND, COMM, STATUS, REQUEST,                       \
+  t.push_back(args_row(Fn::NAME, Fn::NB, Fn::NB2, Kind::KIND, COMM, STATUS, REQUEST,                                 \
                        std::vector<MpiBufferArg> TUCANA_LIST BUFFERS, std::vector<int> TUCANA_LIST ARRAYS, #SB_POST));
 #include "tucana/tmpi_functions.def"
 #undef TMPI_ARGS

@@ -76,6 +76,11 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   bool parse_task_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_task_depend(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_task_label(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  // Reports that `what` was expected at tok in a `pragma` annotation
+  // (`#pragma <namespace> <pragma>`); returns false.
+  bool report_expected(clang::Preprocessor& pp, const Token& tok, llvm::StringRef what, llvm::StringRef pragma);
+  // Lexes past tok if it is a `kind`; else reports `what` as expected.
+  bool expect(clang::Preprocessor& pp, Token& tok, tok::TokenKind kind, llvm::StringRef what, llvm::StringRef pragma);
   // Records `a` as malformed (its error is reported) and skips the line.
   void broken(clang::Preprocessor& pp, Token& tok, Annotation& a) {
     while (tok.isNot(tok::eod)) pp.Lex(tok);
@@ -228,10 +233,7 @@ bool AnnotationPragmaHandler::parse_task_clauses(clang::Preprocessor& pp, Token&
       ok = parse_task_depend(pp, tok, a);
     } else if (clause == "shared") {
       a.has_shared = true;
-      if (tok.isNot(tok::l_paren)) {
-        report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after shared" << ns << a.keyword();
-        return false;
-      }
+      if (tok.isNot(tok::l_paren)) return report_expected(pp, tok, "'(' after shared", a.keyword());
       ok = parse_shared_names(pp, tok, a);
     } else if (clause == "boundary") {
       a.boundary = true;
@@ -257,28 +259,17 @@ bool AnnotationPragmaHandler::parse_task_clauses(clang::Preprocessor& pp, Token&
 // ( in|out|inout : ITEM {, ITEM} ), where ITEM is any expression (the
 // tokens up to a ',' or ')' outside parentheses and brackets).
 bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after depend" << ns << a.keyword();
-    return false;
-  }
-  pp.Lex(tok);
+  if (!expect(pp, tok, tok::l_paren, "'(' after depend", a.keyword())) return false;
   llvm::StringRef kind = tok.getIdentifierInfo() ? tok.getIdentifierInfo()->getName() : llvm::StringRef();
   TaskDepend::Kind k;
   if (kind == "in") k = TaskDepend::In;
   else if (kind == "out") k = TaskDepend::Out;
   else if (kind == "inout") k = TaskDepend::InOut;
   else {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "in, out or inout in depend(...)" << ns << a.keyword();
-    return false;
+    return report_expected(pp, tok, "in, out or inout in depend(...)", a.keyword());
   }
   pp.Lex(tok);
-  if (tok.isNot(tok::colon)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "':' after the dependence kind" << ns << a.keyword();
-    return false;
-  }
-  pp.Lex(tok);
+  if (!expect(pp, tok, tok::colon, "':' after the dependence kind", a.keyword())) return false;
   for (;;) {
     TaskDepend d;
     d.kind = k;
@@ -303,10 +294,9 @@ bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& 
           --b.questions;
         } else if (tok.is(tok::colon)) {
           if (b.colon != std::string::npos) {
-            report(diags, tok.getLocation(), Diag::ExpectedToken)
-                << "']' after an array section's length (strided sections are not allowed in depend)" << ns
-                << a.keyword();
-            return false;
+            return report_expected(
+                pp, tok, "']' after an array section's length (strided sections are not allowed in depend)",
+                a.keyword());
           }
           b.colon = d.expr.size();
           continue;
@@ -331,14 +321,8 @@ bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& 
       if (!d.expr.empty() && tok.hasLeadingSpace()) d.expr += ' ';
       d.expr += pp.getSpelling(tok);
     }
-    if (tok.is(tok::eod)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing depend(...)" << ns << a.keyword();
-      return false;
-    }
-    if (d.expr.empty()) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "an lvalue in depend(...)" << ns << a.keyword();
-      return false;
-    }
+    if (tok.is(tok::eod)) return report_expected(pp, tok, "')' closing depend(...)", a.keyword());
+    if (d.expr.empty()) return report_expected(pp, tok, "an lvalue in depend(...)", a.keyword());
     a.task_deps.push_back(d);
     bool last = tok.is(tok::r_paren);
     pp.Lex(tok);
@@ -348,25 +332,11 @@ bool AnnotationPragmaHandler::parse_task_depend(clang::Preprocessor& pp, Token& 
 
 // ( "LABEL" ): a string literal, kept as written.
 bool AnnotationPragmaHandler::parse_task_label(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after name" << ns << a.keyword();
-    return false;
-  }
-  pp.Lex(tok);
-  if (tok.isNot(tok::string_literal)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "a string literal in name(...)" << ns << a.keyword();
-    return false;
-  }
+  if (!expect(pp, tok, tok::l_paren, "'(' after name", a.keyword())) return false;
+  if (tok.isNot(tok::string_literal)) return report_expected(pp, tok, "a string literal in name(...)", a.keyword());
   a.label = pp.getSpelling(tok);
   pp.Lex(tok);
-  if (tok.isNot(tok::r_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' after the name" << ns << a.keyword();
-    return false;
-  }
-  pp.Lex(tok);
-  return true;
+  return expect(pp, tok, tok::r_paren, "')' after the name", a.keyword());
 }
 
 // { depends(...) | role(...) | priority(...) } up to the end of the line.
@@ -406,24 +376,17 @@ bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok,
 
 // [ ( NAME {, NAME} ) ]
 bool AnnotationPragmaHandler::parse_shared_names(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
   if (tok.isNot(tok::l_paren)) return true;  // the next declaration's variables
   pp.Lex(tok);
   for (;;) {
-    if (tok.isNot(tok::identifier)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "a variable name" << getName().str() << a.keyword();
-      return false;
-    }
+    if (tok.isNot(tok::identifier)) return report_expected(pp, tok, "a variable name", a.keyword());
     a.names.push_back({tok.getIdentifierInfo()->getName().str(), false, tok.getLocation()});
     pp.Lex(tok);
     if (tok.is(tok::comma)) {
       pp.Lex(tok);
       continue;
     }
-    if (tok.isNot(tok::r_paren)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "',' or ')'" << getName().str() << a.keyword();
-      return false;
-    }
+    if (tok.isNot(tok::r_paren)) return report_expected(pp, tok, "',' or ')'", a.keyword());
     pp.Lex(tok);
     return true;
   }
@@ -431,46 +394,23 @@ bool AnnotationPragmaHandler::parse_shared_names(clang::Preprocessor& pp, Token&
 
 // ( NAME )
 bool AnnotationPragmaHandler::parse_region_name(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' and a region name" << ns << "region";
-    return false;
-  }
-  pp.Lex(tok);
-  if (tok.isNot(tok::identifier)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "a region name" << ns << "region";
-    return false;
-  }
+  if (!expect(pp, tok, tok::l_paren, "'(' and a region name", "region")) return false;
+  if (tok.isNot(tok::identifier)) return report_expected(pp, tok, "a region name", "region");
   a.name = tok.getIdentifierInfo()->getName().str();
   pp.Lex(tok);
-  if (tok.isNot(tok::r_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' after the region name" << ns << "region";
-    return false;
-  }
-  pp.Lex(tok);
-  return true;
+  return expect(pp, tok, tok::r_paren, "')' after the region name", "region");
 }
 
 // ( dep {, dep} ) where dep = NAME [*]
 bool AnnotationPragmaHandler::parse_depends(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
   a.has_depends = true;
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after depends" << ns << "region";
-    return false;
-  }
-  pp.Lex(tok);
+  if (!expect(pp, tok, tok::l_paren, "'(' after depends", "region")) return false;
   if (tok.is(tok::r_paren)) {  // depends() : no dependency
     pp.Lex(tok);
     return true;
   }
   for (;;) {
-    if (tok.isNot(tok::identifier)) {
-      report(diags, tok.getLocation(), Diag::ExpectedToken) << "a region name in depends(...)" << ns << "region";
-      return false;
-    }
+    if (tok.isNot(tok::identifier)) return report_expected(pp, tok, "a region name in depends(...)", "region");
     Dependency d;
     d.name = tok.getIdentifierInfo()->getName().str();
     d.loc = tok.getLocation();
@@ -488,48 +428,30 @@ bool AnnotationPragmaHandler::parse_depends(clang::Preprocessor& pp, Token& tok,
       pp.Lex(tok);
       return true;
     }
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "',' or ')' in depends(...)" << ns << "region";
-    return false;
+    return report_expected(pp, tok, "',' or ')' in depends(...)", "region");
   }
 }
 
 // ( receive | send | compute | any )
 bool AnnotationPragmaHandler::parse_role(clang::Preprocessor& pp, Token& tok, Annotation& a) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
   a.has_role = true;
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "'(' after role" << ns << "region";
-    return false;
-  }
-  pp.Lex(tok);
+  if (!expect(pp, tok, tok::l_paren, "'(' after role", "region")) return false;
   llvm::StringRef r = tok.getIdentifierInfo() ? tok.getIdentifierInfo()->getName() : llvm::StringRef();
   if (r == "receive") a.role = RegionRole::Receive;
   else if (r == "send") a.role = RegionRole::Send;
   else if (r == "compute") a.role = RegionRole::Compute;
   else if (r == "any") a.role = RegionRole::Any;
   else {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "receive, send, compute or any in role(...)" << ns << "region";
-    return false;
+    return report_expected(pp, tok, "receive, send, compute or any in role(...)", "region");
   }
   pp.Lex(tok);
-  if (tok.isNot(tok::r_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' after the role" << ns << "region";
-    return false;
-  }
-  pp.Lex(tok);
-  return true;
+  return expect(pp, tok, tok::r_paren, "')' after the role", "region");
 }
 
 // ( EXPR ): the tokens up to the matching ')', kept as C text.
 bool AnnotationPragmaHandler::parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause) {
-  clang::DiagnosticsEngine& diags = pp.getDiagnostics();
-  std::string ns = getName().str();
   std::string what = std::string("'(' after ") + clause;
-  if (tok.isNot(tok::l_paren)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << what << ns << a.keyword();
-    return false;
-  }
+  if (tok.isNot(tok::l_paren)) return report_expected(pp, tok, what, a.keyword());
   a.priority_loc = tok.getLocation();
   int depth = 1;
   std::string text;
@@ -539,15 +461,22 @@ bool AnnotationPragmaHandler::parse_expression(clang::Preprocessor& pp, Token& t
     if (!text.empty() && tok.hasLeadingSpace()) text += ' ';
     text += pp.getSpelling(tok);
   }
-  if (tok.is(tok::eod)) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "')' closing the expression" << ns << a.keyword();
-    return false;
-  }
-  if (text.empty()) {
-    report(diags, tok.getLocation(), Diag::ExpectedToken) << "an expression" << ns << a.keyword();
-    return false;
-  }
+  if (tok.is(tok::eod)) return report_expected(pp, tok, "')' closing the expression", a.keyword());
+  if (text.empty()) return report_expected(pp, tok, "an expression", a.keyword());
   a.priority = text;
+  pp.Lex(tok);
+  return true;
+}
+
+bool AnnotationPragmaHandler::report_expected(clang::Preprocessor& pp, const Token& tok, llvm::StringRef what,
+                                              llvm::StringRef pragma) {
+  report(pp.getDiagnostics(), tok.getLocation(), Diag::ExpectedToken) << what << getName() << pragma;
+  return false;
+}
+
+bool AnnotationPragmaHandler::expect(clang::Preprocessor& pp, Token& tok, tok::TokenKind kind, llvm::StringRef what,
+                                     llvm::StringRef pragma) {
+  if (tok.isNot(kind)) return report_expected(pp, tok, what, pragma);
   pp.Lex(tok);
   return true;
 }

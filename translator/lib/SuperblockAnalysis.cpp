@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,6 +22,20 @@ namespace tucana::translate {
 namespace {
 
 using namespace clang;
+
+// What `step` answers first for the ancestors of s, nearest first (each
+// node's first parent): a statement, or nullptr to stop with none; nullopt
+// goes on up. nullptr at the top of the tree.
+template <class Step>
+const Stmt* find_ancestor(ASTContext& ctx, const Stmt* s, Step step) {
+  DynTypedNode node = DynTypedNode::create(*s);
+  for (;;) {
+    auto parents = ctx.getParents(node);
+    if (parents.empty()) return nullptr;
+    node = parents[0];
+    if (std::optional<const Stmt*> found = step(node)) return *found;
+  }
+}
 
 // Control flow that would leave a region (LeavingFlow).
 class ControlFlowVisitor : public LeavingFlow<ControlFlowVisitor> {
@@ -404,14 +419,11 @@ const Annotation* Analyzer::region_annotation_of(const Stmt* s) const {
 }
 
 const Stmt* Analyzer::enclosing_loop(const Stmt* s) const {
-  DynTypedNode node = DynTypedNode::create(*s);
-  for (;;) {
-    auto parents = ctx_.getParents(node);
-    if (parents.empty()) return nullptr;
-    node = parents[0];
+  return find_ancestor(ctx_, s, [](const DynTypedNode& node) -> std::optional<const Stmt*> {
     if (node.get<Decl>()) return nullptr;  // the function (or lambda) ends the search
     if (const auto* st = node.get<Stmt>(); st && is_loop(st)) return st;
-  }
+    return std::nullopt;
+  });
 }
 
 TranslationPlan Analyzer::run() {
@@ -946,15 +958,12 @@ bool Analyzer::outlives_region(const Expr* arg, unsigned begin, unsigned end, co
 }
 
 const Stmt* Analyzer::enclosing_function_body(const Stmt* s) const {
-  DynTypedNode node = DynTypedNode::create(*s);
-  for (;;) {
-    auto parents = ctx_.getParents(node);
-    if (parents.empty()) return nullptr;
-    node = parents[0];
+  return find_ancestor(ctx_, s, [](const DynTypedNode& node) -> std::optional<const Stmt*> {
     if (const auto* fn = node.get<FunctionDecl>()) return fn->getBody();
     if (const auto* lambda = node.get<LambdaExpr>()) return lambda->getBody();
     if (node.get<Decl>() && !node.get<VarDecl>() && !node.get<DeclStmt>()) return nullptr;
-  }
+    return std::nullopt;
+  });
 }
 
 // A variable declared in one part of a Bamboo olap region and used in a

@@ -2,7 +2,8 @@
  * cannon_common.h -- what every variant of cannon (cannon.c,
  * cannon_annotated.c, cannon_explicit.c, cannon_overlap.c) shares, outside
  * main(): the entries of A and B, the default process grid, the block
- * ownership, xmalloc.  The problem, the output and the self-check are
+ * ownership, xmalloc, the arguments, a rank's blocks (make_blocks) and
+ * everything after the timed loop (report_results).  The problem, the output and the self-check are
  * described in cannon.c's header comment.  Static functions, types and
  * constants only: no global or static variable (the subranks of a Tucana
  * process would share it), and no pragma (the annotations stay in the
@@ -92,6 +93,76 @@ static int read_args(int argc, char **argv, int rank, int size, int *n,
         return 0;
     }
     return 1;
+}
+
+/*
+ * A rank's share of the q x q grid of b x b blocks (b = n / q): blocks first
+ * .. first + mine - 1 (row-major in the grid), with A and B already skewed
+ * (block (row, col) holds A(row, col + row) and B(row + col, col)), C zero,
+ * the buffers of the next A and B blocks, and the requests of one shift:
+ * block k uses req[4k .. 4k+3] (receive A, receive B, send A, send B), the
+ * transfers within the rank leaving theirs MPI_REQUEST_NULL.
+ */
+typedef struct {
+    int b, bb, nb;      /* block side, values per block, blocks in the grid */
+    int first, mine;    /* this rank's blocks */
+    size_t bytes;       /* of a block */
+    double **a, **anext, **bm, **bnext, **c; /* [mine] blocks */
+    MPI_Request *req;   /* [4 * mine] (+1, never empty) */
+} Blocks;
+
+static Blocks make_blocks(int rank, int size, int n, int q)
+{
+    Blocks bl;
+    bl.b = n / q;
+    bl.bb = bl.b * bl.b;
+    bl.nb = q * q;
+    bl.first = first_block(rank, size, bl.nb);
+    bl.mine = first_block(rank + 1, size, bl.nb) - bl.first;
+    bl.bytes = (size_t)bl.bb * sizeof(double);
+    const int b = bl.b, mine = bl.mine;
+    bl.a = xmalloc((size_t)mine * sizeof(double *));
+    bl.anext = xmalloc((size_t)mine * sizeof(double *));
+    bl.bm = xmalloc((size_t)mine * sizeof(double *));
+    bl.bnext = xmalloc((size_t)mine * sizeof(double *));
+    bl.c = xmalloc((size_t)mine * sizeof(double *));
+    for (int k = 0; k < mine; k++) {
+        int row = (bl.first + k) / q, col = (bl.first + k) % q;
+        int acol = (col + row) % q, brow = (row + col) % q; /* the skew */
+        bl.a[k] = xmalloc(bl.bytes);
+        bl.anext[k] = xmalloc(bl.bytes);
+        bl.bm[k] = xmalloc(bl.bytes);
+        bl.bnext[k] = xmalloc(bl.bytes);
+        bl.c[k] = xmalloc(bl.bytes);
+        for (int i = 0; i < b; i++)
+            for (int j = 0; j < b; j++) {
+                bl.a[k][(size_t)i * b + j] = a_entry(row * b + i, acol * b + j);
+                bl.bm[k][(size_t)i * b + j] = b_entry(brow * b + i, col * b + j);
+            }
+    }
+    bl.req = xmalloc((size_t)(4 * mine + 1) * sizeof(MPI_Request));
+    for (int k = 0; k < 4 * mine; k++)
+        bl.req[k] = MPI_REQUEST_NULL;
+    return bl;
+}
+
+/* Frees what make_blocks allocated (the pointers in a, anext, bm, bnext
+ * swapped among themselves by the steps are all freed). */
+static void free_blocks(Blocks *bl)
+{
+    for (int k = 0; k < bl->mine; k++) {
+        free(bl->a[k]);
+        free(bl->anext[k]);
+        free(bl->bm[k]);
+        free(bl->bnext[k]);
+        free(bl->c[k]);
+    }
+    free(bl->a);
+    free(bl->anext);
+    free(bl->bm);
+    free(bl->bnext);
+    free(bl->c);
+    free(bl->req);
 }
 
 /*

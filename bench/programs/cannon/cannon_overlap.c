@@ -112,39 +112,12 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    int b = n / q;
-    int bb = b * b;
-    int nb = q * q;
-    int first = first_block(rank, size, nb);
-    int mine = first_block(rank + 1, size, nb) - first;
-
-    size_t bytes = (size_t)bb * sizeof(double);
-    double **a = xmalloc((size_t)mine * sizeof(double *));
-    double **anext = xmalloc((size_t)mine * sizeof(double *));
-    double **bm = xmalloc((size_t)mine * sizeof(double *));
-    double **bnext = xmalloc((size_t)mine * sizeof(double *));
-    double **c = xmalloc((size_t)mine * sizeof(double *));
-    for (int k = 0; k < mine; k++) {
-        int row = (first + k) / q, col = (first + k) % q;
-        int acol = (col + row) % q, brow = (row + col) % q; /* the skew */
-        a[k] = xmalloc(bytes);
-        anext[k] = xmalloc(bytes);
-        bm[k] = xmalloc(bytes);
-        bnext[k] = xmalloc(bytes);
-        c[k] = xmalloc(bytes);
-        for (int i = 0; i < b; i++)
-            for (int j = 0; j < b; j++) {
-                a[k][(size_t)i * b + j] = a_entry(row * b + i, acol * b + j);
-                bm[k][(size_t)i * b + j] = b_entry(brow * b + i, col * b + j);
-            }
-    }
-
-    /* State shared by the parts of the loop: declared before it.  Block k
-     * uses req[4k .. 4k+3] (receive A, receive B, send A, send B); those of
-     * the transfers within the rank stay MPI_REQUEST_NULL. */
-    MPI_Request *req = xmalloc((size_t)(4 * mine + 1) * sizeof(MPI_Request));
-    for (int k = 0; k < 4 * mine; k++)
-        req[k] = MPI_REQUEST_NULL;
+    Blocks bl = make_blocks(rank, size, n, q);
+    int b = bl.b, bb = bl.bb, nb = bl.nb, first = bl.first, mine = bl.mine;
+    size_t bytes = bl.bytes;
+    double **a = bl.a, **anext = bl.anext, **bm = bl.bm, **bnext = bl.bnext;
+    double **c = bl.c;
+    MPI_Request *req = bl.req; /* state shared by the parts of the loop */
     int steps = repeats * q;
 
     MPI_Barrier(MPI_COMM_WORLD);
@@ -197,19 +170,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0;
     int ok = report_results(rank, size, n, q, repeats, first, mine, c, elapsed);
 
-    for (int k = 0; k < mine; k++) {
-        free(a[k]);
-        free(anext[k]);
-        free(bm[k]);
-        free(bnext[k]);
-        free(c[k]);
-    }
-    free(a);
-    free(anext);
-    free(bm);
-    free(bnext);
-    free(c);
-    free(req);
+    free_blocks(&bl);
     MPI_Finalize();
     return ok ? 0 : 1;
 }

@@ -1,22 +1,27 @@
 /*
  * block3d.h -- the code that every variant of the 3D stencil benchmarks
- * jacobi3d and stencil13 shares: the grid and its decomposition into blocks
- * (PX x PY x PZ ranks, the one with the smallest halo among the allowed
- * factorizations), the faces and their packing, the initial grid, the
- * arguments (setup_problem) and everything after the timed loop: the
- * reductions, the checksum, the self-check and rank 0's report
+ * jacobi3d, stencil13 and tpod shares: the grid and its decomposition into
+ * blocks (PX x PY x PZ ranks, the one with the smallest halo among the
+ * allowed factorizations), boxes of local indices, the faces and their
+ * packing, the initial grid, the problem (make_problem; setup_problem reads
+ * jacobi3d's and stencil13's arguments) and everything after the timed loop:
+ * the reductions, the checksum, the self-check and rank 0's report
  * (report_results).  The problem, the output and the self-check are
  * described in jacobi3d/jacobi3d.c's header comment.
  *
  * Included by the program's own header (jacobi3d_common.h,
- * stencil13_common.h), which defines first
+ * stencil13_common.h, tpod_common.h), which defines first
  *   PROGRAM_NAME        "jacobi3d": the name in the output
  *   HALO                ghost layers on each side: the stencil's reach
  *   DEFAULT_SIZE        NX = NY = NZ without arguments
  *   DEFAULT_ITERATIONS  ITERATIONS without arguments
- * and after it the stencil itself, sweep_box().  The variants (NAME.c,
- * NAME_*.c) keep only what makes them a variant: the iteration loop with its
- * communication and overlap structure, its pragmas, and its state.
+ *   REPORT_GRIND        (optional, tpod) report_results adds a grind line
+ * and after it the stencil itself, sweep_box() (jacobi3d's and tpod's:
+ * common/jacobi7.h).  The variants (NAME.c, NAME_*.c) keep only what makes
+ * them a variant: the iteration loop with its communication and overlap
+ * structure, its pragmas, and its state; jacobi3d's and stencil13's Overlap
+ * and Hybrid variants, which have no pragmas, are one program each over
+ * this header (common/block3d_overlap.h, common/block3d_hybrid.h).
  *
  * Everything here is a static function, a type or a constant: no global or
  * static variable (the subranks of a Tucana process would share it), and no
@@ -26,8 +31,8 @@
  * code as before in the overlap variants and the translated Toucan-form and
  * explicit ones; elsewhere GCC now keeps sweep_box apart from sweep: 0.2%
  * more instructions in jacobi3d's Original sweep, under cachegrind);
- * __attribute__((unused)) marks those that the toucan variants, which send
- * derived datatypes, do not call.
+ * __attribute__((unused)) marks those that some variants do not call (the
+ * toucan ones send derived datatypes; tpod's hybrid packs per block).
  */
 #ifndef BENCH_BLOCK3D_H
 #define BENCH_BLOCK3D_H
@@ -105,44 +110,89 @@ static __attribute__((unused)) int face_count(const Block *b, int d)
     return HALO * b->count[(a + 1) % 3] * b->count[(a + 2) % 3];
 }
 
+/* The box [lo, hi) of the owned points: local indices HALO .. HALO + count. */
+static void owned_box(const Block *b, int lo[3], int hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        lo[a] = HALO;
+        hi[a] = HALO + b->count[a];
+    }
+}
+
+/* Values in the box [lo, hi). */
+static __attribute__((unused)) int box_count(const int lo[3], const int hi[3])
+{
+    return (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+}
+
 /*
- * The box [lo, hi) of local indices next to face d: the owned layers that
- * are sent (ghost = 0) or the ghost layers that are received (ghost = 1).
+ * The HALO layers of the box [lo, hi) (owned points) next to its face d:
+ * its own outermost layers (ghost = 0) or the layers just beyond it
+ * (ghost = 1) into [flo, fhi).
+ */
+static void box_face(const int lo[3], const int hi[3], int d, int ghost,
+                     int flo[3], int fhi[3])
+{
+    int a = d / 2;
+    for (int k = 0; k < 3; k++) {
+        flo[k] = lo[k];
+        fhi[k] = hi[k];
+    }
+    if (d % 2 == 0)
+        flo[a] = ghost ? lo[a] - HALO : lo[a];
+    else
+        flo[a] = ghost ? hi[a] : hi[a] - HALO;
+    fhi[a] = flo[a] + HALO;
+}
+
+/*
+ * The box [lo, hi) of local indices next to face d of the block: the owned
+ * layers that are sent (ghost = 0) or the ghost layers that are received
+ * (ghost = 1).
  */
 static void face_box(const Block *b, int d, int ghost, int lo[3], int hi[3])
 {
-    int a = d / 2, high = d % 2;
-    for (int k = 0; k < 3; k++) {
-        lo[k] = HALO;
-        hi[k] = HALO + b->count[k];
-    }
-    if (!high)
-        lo[a] = ghost ? 0 : HALO;
-    else
-        lo[a] = ghost ? HALO + b->count[a] : b->count[a];
-    hi[a] = lo[a] + HALO;
+    int olo[3], ohi[3];
+    owned_box(b, olo, ohi);
+    box_face(olo, ohi, d, ghost, lo, hi);
 }
 
-static __attribute__((unused)) void pack_face(const double *u, const Block *b, int d, double *buf)
+/* The values of u in the box [lo, hi) into buf, x fastest. */
+static __attribute__((unused)) void pack_box(const double *u, const Block *b,
+                                             const int lo[3], const int hi[3],
+                                             double *buf)
 {
-    int lo[3], hi[3];
     size_t k = 0;
-    face_box(b, d, 0, lo, hi);
     for (int z = lo[2]; z < hi[2]; z++)
         for (int y = lo[1]; y < hi[1]; y++)
             for (int x = lo[0]; x < hi[0]; x++)
                 buf[k++] = u[idx(b, x, y, z)];
 }
 
-static __attribute__((unused)) void unpack_face(double *u, const Block *b, int d, const double *buf)
+/* buf into the box [lo, hi) of u, x fastest (pack_box's inverse). */
+static __attribute__((unused)) void unpack_box(double *u, const Block *b,
+                                               const int lo[3], const int hi[3],
+                                               const double *buf)
 {
-    int lo[3], hi[3];
     size_t k = 0;
-    face_box(b, d, 1, lo, hi);
     for (int z = lo[2]; z < hi[2]; z++)
         for (int y = lo[1]; y < hi[1]; y++)
             for (int x = lo[0]; x < hi[0]; x++)
                 u[idx(b, x, y, z)] = buf[k++];
+}
+
+static __attribute__((unused)) void pack_face(const double *u, const Block *b, int d, double *buf)
+{
+    int lo[3], hi[3];
+    face_box(b, d, 0, lo, hi);
+    pack_box(u, b, lo, hi, buf);
+}
+
+static __attribute__((unused)) void unpack_face(double *u, const Block *b, int d, const double *buf)
+{
+    int lo[3], hi[3];
+    face_box(b, d, 1, lo, hi);
+    unpack_box(u, b, lo, hi, buf);
 }
 
 /* Is local index i along axis a on the fixed boundary of the global grid? */
@@ -164,10 +214,7 @@ static double sweep_box(const double *u, double *unew, const Block *b,
 static double sweep(const double *u, double *unew, const Block *b)
 {
     int lo[3], hi[3];
-    for (int a = 0; a < 3; a++) {
-        lo[a] = HALO;
-        hi[a] = HALO + b->count[a];
-    }
+    owned_box(b, lo, hi);
     return sweep_box(u, unew, b, lo, hi);
 }
 
@@ -246,48 +293,20 @@ typedef struct {
 } Problem;
 
 /*
- * Reads [NX NY NZ [ITERATIONS [DIMS]]] (defaults DEFAULT_SIZE for each axis,
- * DEFAULT_ITERATIONS, DIMS 3; with
- * slabs_only, the hybrid's, DIMS defaults to 1 and must be 1) and chooses the
- * process grid, this rank's block and its neighbours.  Call after MPI_Init.
- * Returns 1, or 0 after rank 0 printed the usage when the arguments are
- * invalid or no allowed process grid gives every rank a point along each
- * axis (the same answer on every rank: the caller finalizes and exits 1).
+ * The problem of n[0] x n[1] x n[2] points and the given iterations on the
+ * ranks of MPI_COMM_WORLD split along at most dims axes (1: z only, 2: y and
+ * z, 3: all): chooses the process grid, this rank's block and its
+ * neighbours.  Call after MPI_Init, with the same arguments on every rank.
+ * Returns 1, or 0 (on every rank; *pb is then unset) when no allowed process
+ * grid gives every rank HALO points along each axis.
  */
-static int setup_problem(int argc, char **argv, int slabs_only, Problem *pb)
+static int make_problem(const int n[3], int iterations, int dims, Problem *pb)
 {
-    int rank, size, iterations = DEFAULT_ITERATIONS, dims = slabs_only ? 1 : 3;
-    int n[3] = {DEFAULT_SIZE, DEFAULT_SIZE, DEFAULT_SIZE}, p[3] = {1, 1, 1};
-
+    int rank, size, p[3] = {1, 1, 1};
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    if (argc > 3)
-        for (int a = 0; a < 3; a++)
-            n[a] = atoi(argv[1 + a]);
-    if (argc > 4)
-        iterations = atoi(argv[4]);
-    if (argc > 5)
-        dims = atoi(argv[5]);
-    int valid = (argc == 1 || argc >= 4) && iterations >= 1 &&
-                (slabs_only ? dims == 1 : dims >= 1 && dims <= 3) &&
-                n[0] >= 1 && n[1] >= 1 && n[2] >= 1;
-    if (!valid || !process_grid(size, n, dims, p)) {
-        if (rank == 0 && slabs_only)
-            fprintf(stderr,
-                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [DIMS 1]]]: "
-                    "the hybrid variant splits z only (DIMS 1), and every "
-                    "one of the %d ranks must own %d point(s) along each "
-                    "axis\n",
-                    argv[0], size, HALO);
-        else if (rank == 0)
-            fprintf(stderr,
-                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [DIMS 1|2|3]]]: "
-                    "every one of the %d ranks must own %d point(s) along "
-                    "each axis\n",
-                    argv[0], size, HALO);
+    if (!process_grid(size, n, dims, p))
         return 0;
-    }
 
     pb->rank = rank;
     pb->size = size;
@@ -307,15 +326,74 @@ static int setup_problem(int argc, char **argv, int slabs_only, Problem *pb)
 }
 
 /*
+ * The arguments that every program of this header starts with: NX NY NZ
+ * (argv[1 .. 3], when argc > 3) into n and ITERATIONS (argv[4], when
+ * argc > 4) into *iterations; those absent keep their value (the default).
+ * Checks nothing: the caller validates.
+ */
+static void read_size_args(int argc, char **argv, int n[3], int *iterations)
+{
+    if (argc > 3)
+        for (int a = 0; a < 3; a++)
+            n[a] = atoi(argv[1 + a]);
+    if (argc > 4)
+        *iterations = atoi(argv[4]);
+}
+
+/*
+ * Reads [NX NY NZ [ITERATIONS [DIMS]]] (defaults DEFAULT_SIZE for each axis,
+ * DEFAULT_ITERATIONS, DIMS 3; with
+ * slabs_only, the hybrid's, DIMS defaults to 1 and must be 1) and makes the
+ * problem (make_problem).  Call after MPI_Init.
+ * Returns 1, or 0 after rank 0 printed the usage when the arguments are
+ * invalid or no allowed process grid gives every rank a point along each
+ * axis (the same answer on every rank: the caller finalizes and exits 1).
+ */
+static __attribute__((unused)) int setup_problem(int argc, char **argv,
+                                                 int slabs_only, Problem *pb)
+{
+    int rank, size, iterations = DEFAULT_ITERATIONS, dims = slabs_only ? 1 : 3;
+    int n[3] = {DEFAULT_SIZE, DEFAULT_SIZE, DEFAULT_SIZE};
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    read_size_args(argc, argv, n, &iterations);
+    if (argc > 5)
+        dims = atoi(argv[5]);
+    int valid = (argc == 1 || argc >= 4) && iterations >= 1 &&
+                (slabs_only ? dims == 1 : dims >= 1 && dims <= 3) &&
+                n[0] >= 1 && n[1] >= 1 && n[2] >= 1;
+    if (!valid || !make_problem(n, iterations, dims, pb)) {
+        if (rank == 0 && slabs_only)
+            fprintf(stderr,
+                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [DIMS 1]]]: "
+                    "the hybrid variant splits z only (DIMS 1), and every "
+                    "one of the %d ranks must own %d point(s) along each "
+                    "axis\n",
+                    argv[0], size, HALO);
+        else if (rank == 0)
+            fprintf(stderr,
+                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [DIMS 1|2|3]]]: "
+                    "every one of the %d ranks must own %d point(s) along "
+                    "each axis\n",
+                    argv[0], size, HALO);
+        return 0;
+    }
+    return 1;
+}
+
+/*
  * Everything after the timed loop, on every rank: the maximum of elapsed
  * (this rank's seconds in the loop) and of local_diff (its largest change in
  * the last iteration), the checksum of u (the final grid), the self-check,
- * and rank 0's report (tasks >= 0: the hybrid's interior tasks per rank, a
- * line "tasks V" after the first; -1 for the other variants).  Returns 1 on
- * every rank when the check passed, else 0.
+ * and rank 0's report (detail: a line that the variant adds after the
+ * first, without its newline, e.g. the hybrid's "tasks V"; NULL for none;
+ * with REPORT_GRIND defined, a line "grind <ns> ns per point per step" after
+ * "time").  Returns 1 on every rank when the check passed, else 0.
  */
 static int report_results(const Problem *pb, const double *u,
-                          double local_diff, double elapsed, int tasks)
+                          double local_diff, double elapsed, const char *detail)
 {
     const int rank = pb->rank, size = pb->size, iterations = pb->iterations;
     const int *n = pb->n, *p = pb->p;
@@ -407,10 +485,14 @@ static int report_results(const Problem *pb, const double *u,
     if (rank == 0) {
         printf(PROGRAM_NAME " ranks %d grid %dx%dx%d size %dx%dx%d iterations %d\n",
                size, p[0], p[1], p[2], n[0], n[1], n[2], iterations);
-        if (tasks >= 0)
-            printf("tasks %d\n", tasks);
+        if (detail != NULL)
+            printf("%s\n", detail);
         printf("residual %.17g\n", residual);
         printf("time %.6f\n", time_max);
+#ifdef REPORT_GRIND
+        printf("grind %.4f ns per point per step\n",
+               time_max * 1e9 / ((double)total * iterations));
+#endif
         printf("checksum %.17g\n", (double)(long long)checksum * 0x1p-32);
         printf("check %s\n", serial ? "serial computation, bit for bit"
                                      : "values within [0, 1]");

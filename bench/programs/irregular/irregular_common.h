@@ -283,17 +283,23 @@ static void pack(const Part *p, int k, const double *x, double *buf)
         buf[s] = x[p->send_idx[s]];
 }
 
-/* xnew_i = (A x)_i + b_i for rows [first, last); returns max |xnew - x|. */
+/* xnew_i = (A x)_i + b_i for row i; returns |xnew_i - x_i|. */
+static double sweep_row(const Part *p, const double *x, double *xnew, int i)
+{
+    double v = p->rhs[i];
+    for (int e = p->row_start[i]; e < p->row_start[i + 1]; e++)
+        v += p->val[e] * x[p->col[e]];
+    xnew[i] = v;
+    return fabs(v - x[i]);
+}
+
+/* sweep_row for rows [first, last); returns max |xnew - x|. */
 static double sweep_rows(const Part *p, const double *x, double *xnew,
                          int first, int last)
 {
     double diff = 0.0;
     for (int i = first; i < last; i++) {
-        double v = p->rhs[i];
-        for (int e = p->row_start[i]; e < p->row_start[i + 1]; e++)
-            v += p->val[e] * x[p->col[e]];
-        xnew[i] = v;
-        double d = fabs(v - x[i]);
+        double d = sweep_row(p, x, xnew, i);
         diff = d > diff ? d : diff;
     }
     return diff;

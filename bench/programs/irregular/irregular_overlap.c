@@ -77,12 +77,7 @@ static double sweep_list(const Part *p, const double *x, double *xnew,
 {
     double diff = 0.0;
     for (int r = 0; r < nrows; r++) {
-        int i = rows[r];
-        double v = p->rhs[i];
-        for (int e = p->row_start[i]; e < p->row_start[i + 1]; e++)
-            v += p->val[e] * x[p->col[e]];
-        xnew[i] = v;
-        double d = fabs(v - x[i]);
+        double d = sweep_row(p, x, xnew, rows[r]);
         diff = d > diff ? d : diff;
     }
     return diff;

@@ -75,26 +75,12 @@
  */
 #include "multigrid_common.h"
 
-/* The sweep over all owned points, then swap u and tmp. */
-static void sweep(Level *L, double omega)
-{
-    int lo[3] = {1, 1, 1}, hi[3] = {L->m[0] + 1, L->m[1] + 1, L->m[2] + 1};
-    sweep_box(L, omega, lo, hi);
-    double *t = L->u;
-    L->u = L->tmp;
-    L->tmp = t;
-}
-
 static void vcycle(Multigrid *mg, int level)
 {
     Level *L = &mg->lv[level];
     int coarsest = level == mg->nlevels - 1;
-    int nmin = L->n[0] < L->n[1] ? L->n[0] : L->n[1];
-    int nmax = L->n[0] > L->n[1] ? L->n[0] : L->n[1];
-    nmin = nmin < L->n[2] ? nmin : L->n[2];
-    nmax = nmax > L->n[2] ? nmax : L->n[2];
-    int sweeps = coarsest ? (nmin * nmax > 16 ? nmin * nmax : 16) : NU1;
-    double omega = coarsest ? 1.0 : OMEGA;
+    double omega;
+    int sweeps = presmoothing(L, coarsest, &omega);
 
     /* State shared by the parts of the loops: declared before them. */
     MPI_Request req[2 * NDIR]; /* [i] receive from direction i, [NDIR+i] send */

@@ -197,6 +197,31 @@ static void sweep_box(Level *L, double omega, const int lo[3],
         }
 }
 
+/* The sweep over all owned points, then swap u and tmp (the Original's and
+ * the annotated variant's smoothing step; the Overlap splits the box). */
+static __attribute__((unused)) void sweep(Level *L, double omega)
+{
+    int lo[3] = {1, 1, 1}, hi[3] = {L->m[0] + 1, L->m[1] + 1, L->m[2] + 1};
+    sweep_box(L, omega, lo, hi);
+    double *t = L->u;
+    L->u = L->tmp;
+    L->tmp = t;
+}
+
+/* The pre-smoothing of the V-cycle on level L: the number of sweeps (NU1;
+ * on the coarsest level the approximate solve, max(16, nmin * nmax) sweeps
+ * over its smallest and largest extent) and their damping into *omega
+ * (OMEGA; 1.0 on the coarsest level). */
+static int presmoothing(const Level *L, int coarsest, double *omega)
+{
+    int nmin = L->n[0] < L->n[1] ? L->n[0] : L->n[1];
+    int nmax = L->n[0] > L->n[1] ? L->n[0] : L->n[1];
+    nmin = nmin < L->n[2] ? nmin : L->n[2];
+    nmax = nmax > L->n[2] ? nmax : L->n[2];
+    *omega = coarsest ? 1.0 : OMEGA;
+    return coarsest ? (nmin * nmax > 16 ? nmin * nmax : 16) : NU1;
+}
+
 /* r = f - A u on the owned points (u's ghosts current); local max |r|. */
 static double residual_local(Level *L)
 {

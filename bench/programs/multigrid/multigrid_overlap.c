@@ -147,12 +147,8 @@ static void vcycle(Multigrid *mg, int level)
 {
     Level *L = &mg->lv[level];
     int coarsest = level == mg->nlevels - 1;
-    int nmin = L->n[0] < L->n[1] ? L->n[0] : L->n[1];
-    int nmax = L->n[0] > L->n[1] ? L->n[0] : L->n[1];
-    nmin = nmin < L->n[2] ? nmin : L->n[2];
-    nmax = nmax > L->n[2] ? nmax : L->n[2];
-    int sweeps = coarsest ? (nmin * nmax > 16 ? nmin * nmax : 16) : NU1;
-    double omega = coarsest ? 1.0 : OMEGA;
+    double omega;
+    int sweeps = presmoothing(L, coarsest, &omega);
 
     /* Pre-smoothing; on the coarsest level, the approximate solve. */
     smooth(mg, L, sweeps, omega);

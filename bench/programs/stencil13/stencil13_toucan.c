@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     }
 
     double elapsed = MPI_Wtime() - t0;
-    int ok = report_results(&pb, u, local_diff, elapsed, -1);
+    int ok = report_results(&pb, u, local_diff, elapsed, NULL);
 
     for (int d = 0; d < NDIR; d++) {
         MPI_Type_free(&send_type[d]);

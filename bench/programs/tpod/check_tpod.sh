@@ -20,41 +20,12 @@ bindir=$1 mpirun=$2 run=$3
 shift 3
 problem=${*:-"24 20 18 8"}
 
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-oversub=""
-if $mpirun --version 2>&1 | grep -qE "Open ?MPI|OpenRTE"; then oversub="--oversubscribe"; fi
+name=tpod
+. "$(dirname "$0")/../check_common.sh"
 
-failed=""
-sums=""
-# one LABEL LAUNCHER EXE BLOCKS: runs it, checks OK and records the checksum
-one() {
-  label=$1 launch=$2 exe=$3 blocks=$4
-  # $launch and the arguments are split into words on purpose.
-  out=$($launch "$exe" $problem $blocks 2>&1)
-  st=$?
-  echo "== $label ($launch $exe $problem $blocks): exit $st"
-  echo "$out"
-  sum=$(echo "$out" | grep '^checksum ' | head -n 1)
-  if [ $st -ne 0 ]; then failed="$failed $label:exit-$st"; fi
-  if ! echo "$out" | grep -q "^tpod: OK\$"; then failed="$failed $label:no-OK-line"; fi
-  if [ -z "$sum" ]; then failed="$failed $label:no-checksum"; fi
-  sums="$sums$label $sum
-"
-}
-one original "$mpirun -np 4 $oversub" "$bindir/tpod.original" "0 0 0"
-one hybrid-4x4x4 "$run -np 2" "$bindir/tpod.hybrid" "4 4 4 1"
-one hybrid-5x3x7-natural "$run -np 2 --workers 2" "$bindir/tpod.hybrid" "5 3 7 0"
-one hybrid-whole "$run -np 4" "$bindir/tpod.hybrid" "0 0 0"
-
-distinct=$(printf '%s' "$sums" | sed 's/^[^ ]* //' | sort -u | wc -l)
-if [ "$distinct" -ne 1 ]; then
-  failed="$failed checksums-differ"
-  printf '%s' "$sums"
-fi
-if [ -n "$failed" ]; then
-  echo "check_variants: FAILED (tpod:$failed)"
-  exit 1
-fi
-echo "check_variants: ok (tpod, $(printf '%s' "$sums" | head -n 1 | sed 's/^[^ ]* //'))"
+# $problem and the blocks are split into words on purpose.
+check_run original "$mpirun -np 4 $oversub" "$bindir/tpod.original" $problem 0 0 0
+check_run hybrid-4x4x4 "$run -np 2" "$bindir/tpod.hybrid" $problem 4 4 4 1
+check_run hybrid-5x3x7-natural "$run -np 2 --workers 2" "$bindir/tpod.hybrid" $problem 5 3 7 0
+check_run hybrid-whole "$run -np 4" "$bindir/tpod.hybrid" $problem 0 0 0
+check_verdict

@@ -1,193 +1,143 @@
 /*
- * tpod_common.h -- what every variant of tpod (tpod.c, tpod_hybrid.c)
- * shares, outside main(): the domain and its decomposition, the sweep, the
- * initial grid, the process grid and the checksum.  The problem, the output
- * and the self-check are described in tpod.c's header comment.  Static
- * functions, types and constants only: no global or static variable (the
- * subranks of a Tucana process would share it), and no pragma (the
- * annotations stay in the variant files).
+ * tpod_common.h -- what the variants of tpod (tpod.c, tpod_hybrid.c) share:
+ * common/block3d.h (the grid, its decomposition, boxes and faces, and after
+ * the timed loop the checksum, self-check and report, with a grind line) with
+ * tpod's parameters, jacobi3d's 7-point stencil (common/jacobi7.h), tpod's
+ * arguments (tpod_setup) and main()'s driver (tpod_main): the setup, the
+ * timed loop of variant_step() calls and the report.  A variant defines the
+ * four functions declared below, its state and its step.  The problem, the
+ * output and the self-check are described in tpod.c's header comment.
+ * Static functions, types and constants only: no global or static variable
+ * (the subranks of a Tucana process would share it).
  */
 #ifndef TPOD_COMMON_H
 #define TPOD_COMMON_H
 
-#include <math.h>
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define PROGRAM_NAME "tpod"
 #define HALO 1 /* ghost layers on each side: the stencil's reach */
-#define SERIAL_CHECK_LIMIT (1LL << 26)
+#define DEFAULT_SIZE 48
+#define DEFAULT_ITERATIONS 20
+#define REPORT_GRIND 1 /* report_results prints the grind time */
 
-/* The part of the global grid that one rank holds. */
+#include "../common/block3d.h"
+#include "../common/jacobi7.h"
+
+/* The problem of one run as this rank sees it, with the hybrid's options. */
 typedef struct {
-    int n[3];     /* global grid size along x, y, z */
-    int first[3]; /* first owned global index along x, y, z */
-    int count[3]; /* owned points along x, y, z */
-    size_t sy;    /* memory distance between neighbours in y */
-    size_t sz;    /* ... and in z (x neighbours are adjacent) */
-    size_t cells; /* points stored, ghosts included */
-} Domain;
-
-/* Items [*first, *first + *count) of n split in p blocks belong to block k. */
-static void block_range(int n, int p, int k, int *first, int *count)
-{
-    int base = n / p, extra = n % p;
-    *count = base + (k < extra ? 1 : 0);
-    *first = k * base + (k < extra ? k : extra);
-}
-
-/* The subdomain of rank r in a p[0] x p[1] x p[2] process grid. */
-static Domain make_domain(const int n[3], const int p[3], int r)
-{
-    Domain b;
-    int k[3] = {r % p[0], (r / p[0]) % p[1], r / (p[0] * p[1])};
-    for (int a = 0; a < 3; a++) {
-        b.n[a] = n[a];
-        block_range(n[a], p[a], k[a], &b.first[a], &b.count[a]);
-    }
-    b.sy = (size_t)(b.count[0] + 2 * HALO);
-    b.sz = b.sy * (size_t)(b.count[1] + 2 * HALO);
-    b.cells = b.sz * (size_t)(b.count[2] + 2 * HALO);
-    return b;
-}
-
-static size_t idx(const Domain *b, int x, int y, int z)
-{
-    return (size_t)z * b->sz + (size_t)y * b->sy + (size_t)x;
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = calloc(1, bytes > 0 ? bytes : 1);
-    if (p == NULL) {
-        fprintf(stderr, "tpod: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
-/* Is local index i along axis a on the fixed boundary of the global grid? */
-static int on_boundary(const Domain *b, int a, int i)
-{
-    int g = b->first[a] + i - HALO;
-    return g < HALO || g >= b->n[a] - HALO;
-}
+    Problem pb; /* the grid, the process grid (3D), this rank's subdomain */
+    int bs[3];  /* BX BY BZ: the hybrid's block size (0: the subdomain's) */
+    int seed;   /* SEED: the hybrid's shuffle seed (0: natural order) */
+} TpodProblem;
 
 /*
- * One Jacobi sweep over the local box [lo, hi) of owned points of u into
- * unew (the ghosts that the box reaches must be current); returns the
- * largest change.
+ * Reads [NX NY NZ [ITERATIONS [BX BY BZ [SEED]]]] (defaults DEFAULT_SIZE for
+ * each axis, DEFAULT_ITERATIONS, blocks 0 0 0, seed 1; both variants take
+ * them all) and makes the problem, split along all three axes.  Call after
+ * MPI_Init.  Returns 1, or 0 after rank 0 printed the usage when the
+ * arguments are invalid or no process grid gives every rank a point along
+ * each axis (the same answer on every rank).
  */
-static double sweep_box(const double *u, double *unew, const Domain *b,
-                        const int lo[3], const int hi[3])
+static int tpod_setup(int argc, char **argv, TpodProblem *tp)
 {
-    double diff = 0.0;
-    const size_t sy = b->sy, sz = b->sz;
-    /* [xs, xe): the part of a row off the fixed boundary along x */
-    int xs = HALO - b->first[0] + HALO;
-    int xe = b->n[0] - HALO - b->first[0] + HALO;
-    xs = xs < lo[0] ? lo[0] : xs > hi[0] ? hi[0] : xs;
-    xe = xe > hi[0] ? hi[0] : xe < xs ? xs : xe;
-    for (int z = lo[2]; z < hi[2]; z++) {
-        int bz = on_boundary(b, 2, z);
-        for (int y = lo[1]; y < hi[1]; y++) {
-            size_t row = idx(b, 0, y, z);
-            if (bz || on_boundary(b, 1, y)) {
-                for (int x = lo[0]; x < hi[0]; x++)
-                    unew[row + x] = u[row + x];
-                continue;
-            }
-            for (int x = lo[0]; x < xs; x++)
-                unew[row + x] = u[row + x];
-            for (int x = xe; x < hi[0]; x++)
-                unew[row + x] = u[row + x];
-            for (int x = xs; x < xe; x++) {
-                size_t c = row + (size_t)x;
-                double v = (u[c - 1] + u[c + 1] + u[c - sy] + u[c + sy] +
-                            u[c - sz] + u[c + sz]) / 6.0;
-                double d = fabs(v - u[c]);
-                unew[c] = v;
-                diff = d > diff ? d : diff;
-            }
-        }
+    int rank, size, iterations = DEFAULT_ITERATIONS, seed = 1;
+    int n[3] = {DEFAULT_SIZE, DEFAULT_SIZE, DEFAULT_SIZE}, bs[3] = {0, 0, 0};
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    read_size_args(argc, argv, n, &iterations);
+    if (argc > 7)
+        for (int a = 0; a < 3; a++)
+            bs[a] = atoi(argv[5 + a]);
+    if (argc > 8)
+        seed = atoi(argv[8]);
+    int valid = (argc <= 5 || argc >= 8) && argc != 2 && argc != 3 &&
+                argc <= 9 && iterations >= 1 && n[0] >= 1 && n[1] >= 1 &&
+                n[2] >= 1 && bs[0] >= 0 && bs[1] >= 0 && bs[2] >= 0 &&
+                seed >= 0;
+    if (!valid || !make_problem(n, iterations, 3, &tp->pb)) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [BX BY BZ [SEED]]]]: "
+                    "every one of the %d ranks must own %d point(s) along "
+                    "each axis\n",
+                    argv[0], size, HALO);
+        return 0;
     }
-    return diff;
+    for (int a = 0; a < 3; a++)
+        tp->bs[a] = bs[a];
+    tp->seed = seed;
+    return 1;
 }
 
-/* The sweep over all owned points. */
-static double sweep(const double *u, double *unew, const Domain *b)
-{
-    int lo[3], hi[3];
-    for (int a = 0; a < 3; a++) {
-        lo[a] = HALO;
-        hi[a] = HALO + b->count[a];
-    }
-    return sweep_box(u, unew, b, lo, hi);
-}
+/* ------------------------------------------------ defined by each variant */
 
-/* A block with ghosts: 1.0 on the bottom face (global z = 0), else 0.0. */
-static double *new_grid(const Domain *b)
-{
-    double *u = xmalloc(b->cells * sizeof(double));
-    for (int z = HALO; z < HALO + b->count[2]; z++)
-        if (b->first[2] + z - HALO < HALO)
-            for (int y = HALO; y < HALO + b->count[1]; y++)
-                for (int x = HALO; x < HALO + b->count[0]; x++)
-                    u[idx(b, x, y, z)] = 1.0;
-    return u;
-}
+/* The variant's state across the time steps. */
+typedef struct Variant Variant;
+
+/* The state for tp's problem (collective; tp outlives the state); NULL on
+ * every rank, after rank 0 printed why, when the variant cannot run it. */
+static Variant *variant_new(const TpodProblem *tp);
+
+/* One time step from u (u_t: its ghost layers are the variant's to fill) into
+ * unew (u_{t+1}: every owned point is written); returns this rank's largest
+ * change. */
+static double variant_step(Variant *v, double *u, double *unew);
+
+/* The report's line about the blocks (the second line of the output), into
+ * line[0 .. size), without the newline. */
+static void variant_describe(const Variant *v, char *line, size_t size);
+
+static void variant_free(Variant *v);
+
+/* ------------------------------------------------------------ the driver */
 
 /*
- * Split size ranks into p[0] x p[1] x p[2] (see the header comment);
- * returns 0 when no allowed factorization gives every rank a point.
+ * The whole program, each variant's main(): MPI_Init, the arguments, the
+ * grids, the variant's state, the timed loop (ITERATIONS steps after a
+ * barrier), the report and MPI_Finalize.  Returns main()'s exit status: 0
+ * when the self-check passed, 1 when it failed or the run was refused.
  */
-static int process_grid(int size, const int n[3], int dims, int p[3])
+static int tpod_main(int argc, char **argv)
 {
-    double best = -1.0;
-    int best_sum = 0;
-    for (int pz = size; pz >= 1; pz--) {
-        if (size % pz)
-            continue;
-        for (int py = size / pz; py >= 1; py--) {
-            if ((size / pz) % py)
-                continue;
-            int q[3] = {size / pz / py, py, pz};
-            int split = 0, fits = 1;
-            for (int a = 0; a < 3; a++) {
-                split += q[a] > 1;
-                fits = fits && n[a] / q[a] >= HALO;
-            }
-            if (!fits || split > dims || (dims == 1 && q[2] != size) ||
-                (dims == 2 && q[0] != 1))
-                continue;
-            double halo = 0.0; /* halo values per rank */
-            for (int a = 0; a < 3; a++)
-                if (q[a] > 1)
-                    halo += 2.0 * ((double)n[(a + 1) % 3] / q[(a + 1) % 3]) *
-                            ((double)n[(a + 2) % 3] / q[(a + 2) % 3]);
-            int sum = q[0] + q[1] + q[2];
-            if (best < 0.0 || halo < best ||
-                (halo == best && sum < best_sum)) {
-                best = halo;
-                best_sum = sum;
-                for (int a = 0; a < 3; a++)
-                    p[a] = q[a];
-            }
-        }
-    }
-    return best >= 0.0;
-}
+    TpodProblem tp;
 
-/* v in units of 2^-32, truncated toward zero (clamped far outside [0, 1]):
- * integer sums of these are exact, hence the same in any order. */
-static unsigned long long fixed_point(double v)
-{
-    if (!(v < 0x1p30))
-        v = 0x1p30;
-    if (v < -0x1p30)
-        v = -0x1p30;
-    return (unsigned long long)(long long)(v * 0x1p32);
+    MPI_Init(&argc, &argv);
+    if (!tpod_setup(argc, argv, &tp)) {
+        MPI_Finalize();
+        return 1;
+    }
+    double *u = new_grid(&tp.pb.blk);
+    double *unew = new_grid(&tp.pb.blk);
+    Variant *v = variant_new(&tp);
+    if (v == NULL) {
+        free(u);
+        free(unew);
+        MPI_Finalize();
+        return 1;
+    }
+    double local_diff = 0.0;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+
+    for (int it = 0; it < tp.pb.iterations; it++) {
+        local_diff = variant_step(v, u, unew);
+        double *tmp = u;
+        u = unew;
+        unew = tmp;
+    }
+
+    double elapsed = MPI_Wtime() - t0;
+    char blocks_line[200];
+    variant_describe(v, blocks_line, sizeof blocks_line);
+    int ok = report_results(&tp.pb, u, local_diff, elapsed, blocks_line);
+
+    variant_free(v);
+    free(u);
+    free(unew);
+    MPI_Finalize();
+    return ok ? 0 : 1;
 }
 
 #endif /* TPOD_COMMON_H */

@@ -55,20 +55,10 @@
  * and compares it bit for bit with a serial computation; above that, every
  * value must lie in [0, 1] (the maximum principle).
  */
-#include <math.h>
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <tucana/task.h>
 
 #include "tpod_common.h"
 
-/* Directions: axis = d / 2, side = d % 2 (0 low, 1 high); opposite = d ^ 1.
- * A message's tag is the direction it travels in (tpod_hybrid.c: plus the
- * block's number). */
-enum { WEST, EAST, SOUTH, NORTH, DOWN, UP, NDIR };
-#define TAG_GATHER 10
 #define TAG_LIMIT 32767 /* the MPI_TAG_UB that every MPI guarantees */
 
 /* ----------------------------------------------------------- the blocks */
@@ -77,7 +67,7 @@ enum { WEST, EAST, SOUTH, NORTH, DOWN, UP, NDIR };
 typedef struct {
     double *u;          /* u_t: read; the block's ghost faces are written */
     double *unew;       /* u_{t+1}: the block's points are written */
-    const Domain *dom;
+    const Block *sub;   /* the rank's subdomain */
     int lo[3], hi[3];   /* the block: local indices [lo, hi) */
     int peer[NDIR];     /* the rank across face d of the block, or
                            MPI_PROC_NULL (inside the subdomain, or no rank) */
@@ -86,48 +76,6 @@ typedef struct {
     double *diff;       /* where the task stores its largest change */
 } BlockTask;
 
-/* The box of the block's layer next to face d: owned (ghost = 0) or the
- * ghost layer beyond it (ghost = 1). */
-static void block_face_box(const int lo[3], const int hi[3], int d, int ghost,
-                           int flo[3], int fhi[3])
-{
-    int a = d / 2;
-    for (int k = 0; k < 3; k++) {
-        flo[k] = lo[k];
-        fhi[k] = hi[k];
-    }
-    if (d % 2 == 0)
-        flo[a] = ghost ? lo[a] - HALO : lo[a];
-    else
-        flo[a] = ghost ? hi[a] : hi[a] - HALO;
-    fhi[a] = flo[a] + HALO;
-}
-
-static int box_count(const int lo[3], const int hi[3])
-{
-    return (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-}
-
-static void pack_box(const double *u, const Domain *b, const int lo[3],
-                     const int hi[3], double *buf)
-{
-    size_t k = 0;
-    for (int z = lo[2]; z < hi[2]; z++)
-        for (int y = lo[1]; y < hi[1]; y++)
-            for (int x = lo[0]; x < hi[0]; x++)
-                buf[k++] = u[idx(b, x, y, z)];
-}
-
-static void unpack_box(double *u, const Domain *b, const int lo[3],
-                       const int hi[3], const double *buf)
-{
-    size_t k = 0;
-    for (int z = lo[2]; z < hi[2]; z++)
-        for (int y = lo[1]; y < hi[1]; y++)
-            for (int x = lo[0]; x < hi[0]; x++)
-                u[idx(b, x, y, z)] = buf[k++];
-}
-
 /* Values the task's buffers hold: a send and a receive per remote face. */
 static size_t block_buffer_count(const BlockTask *t)
 {
@@ -135,7 +83,7 @@ static size_t block_buffer_count(const BlockTask *t)
     for (int d = 0; d < NDIR; d++)
         if (t->peer[d] != MPI_PROC_NULL) {
             int flo[3], fhi[3];
-            block_face_box(t->lo, t->hi, d, 0, flo, fhi);
+            box_face(t->lo, t->hi, d, 0, flo, fhi);
             total += 2 * (size_t)box_count(flo, fhi);
         }
     return total;
@@ -153,7 +101,7 @@ static void block_task(void *arg)
         if (t->peer[d] == MPI_PROC_NULL)
             continue;
         int flo[3], fhi[3];
-        block_face_box(t->lo, t->hi, d, 0, flo, fhi);
+        box_face(t->lo, t->hi, d, 0, flo, fhi);
         int count = box_count(flo, fhi);
         double *sbuf = next;
         rbuf[d] = next + count;
@@ -161,7 +109,7 @@ static void block_task(void *arg)
         /* The neighbour's face travels in the opposite direction. */
         MPI_Irecv(rbuf[d], count, MPI_DOUBLE, t->peer[d], t->tag[d] + (d ^ 1),
                   MPI_COMM_WORLD, &req[nreq++]);
-        pack_box(t->u, t->dom, flo, fhi, sbuf);
+        pack_box(t->u, t->sub, flo, fhi, sbuf);
         MPI_Isend(sbuf, count, MPI_DOUBLE, t->peer[d], t->tag[d] + d,
                   MPI_COMM_WORLD, &req[nreq++]);
     }
@@ -170,10 +118,10 @@ static void block_task(void *arg)
         if (t->peer[d] == MPI_PROC_NULL)
             continue;
         int glo[3], ghi[3];
-        block_face_box(t->lo, t->hi, d, 1, glo, ghi);
-        unpack_box(t->u, t->dom, glo, ghi, rbuf[d]);
+        box_face(t->lo, t->hi, d, 1, glo, ghi);
+        unpack_box(t->u, t->sub, glo, ghi, rbuf[d]);
     }
-    *t->diff = sweep_box(t->u, t->unew, t->dom, t->lo, t->hi);
+    *t->diff = sweep_box(t->u, t->unew, t->sub, t->lo, t->hi);
 }
 
 /* A deterministic pseudo-random sequence (splitmix64) for the shuffle. */
@@ -185,58 +133,33 @@ static unsigned long long splitmix64(unsigned long long *state)
     return z ^ (z >> 31);
 }
 
-int main(int argc, char **argv)
+/* ------------------------------------------------------ the variant */
+
+/* The rank's blocks, their tasks and the order they are spawned in. */
+struct Variant {
+    int bsz[3], nb[3];  /* block size along each axis (the last one the
+                           rest), blocks along each axis */
+    int nblocks, nremote; /* blocks, of which with messages */
+    int seed;
+    BlockTask *tasks;   /* [nblocks], in the natural order */
+    double *diffs;      /* [nblocks]: each task's largest change */
+    double *bufs;       /* all the tasks' buffers */
+    int *order;         /* the spawn order: indices into tasks */
+    tucana_task_attr attr;
+};
+
+static Variant *variant_new(const TpodProblem *tp)
 {
-    int rank, size, iterations = 20, seed = 1;
-    int n[3] = {48, 48, 48}, p[3] = {1, 1, 1}, bs[3] = {0, 0, 0};
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    if (argc > 3)
-        for (int a = 0; a < 3; a++)
-            n[a] = atoi(argv[1 + a]);
-    if (argc > 4)
-        iterations = atoi(argv[4]);
-    if (argc > 7)
-        for (int a = 0; a < 3; a++)
-            bs[a] = atoi(argv[5 + a]);
-    if (argc > 8)
-        seed = atoi(argv[8]);
-    int valid = (argc <= 5 || argc >= 8) && argc != 2 && argc != 3 &&
-                argc <= 9 && iterations >= 1 && n[0] >= 1 && n[1] >= 1 &&
-                n[2] >= 1 && bs[0] >= 0 && bs[1] >= 0 && bs[2] >= 0 &&
-                seed >= 0;
-    if (!valid || !process_grid(size, n, 3, p)) {
-        if (rank == 0)
-            fprintf(stderr,
-                    "usage: %s [NX NY NZ [ITERATIONS >= 1 [BX BY BZ [SEED]]]]: "
-                    "every one of the %d ranks must own %d point(s) along "
-                    "each axis\n",
-                    argv[0], size, HALO);
-        MPI_Finalize();
-        return 1;
-    }
-
-    Domain dom = make_domain(n, p, rank);
-    int k[3] = {rank % p[0], (rank / p[0]) % p[1], rank / (p[0] * p[1])};
-    int stride[3] = {1, p[0], p[0] * p[1]};
-    int nbr[NDIR];
-    for (int a = 0; a < 3; a++) {
-        nbr[2 * a] = k[a] > 0 ? rank - stride[a] : MPI_PROC_NULL;
-        nbr[2 * a + 1] = k[a] + 1 < p[a] ? rank + stride[a] : MPI_PROC_NULL;
-    }
-
-    double *u = new_grid(&dom);
-    double *unew = new_grid(&dom);
+    const Block *sub = &tp->pb.blk;
+    const int *bs = tp->bs, *p = tp->pb.p, *nbr = tp->pb.nbr;
+    const int rank = tp->pb.rank;
 
     /* The blocks: nb[a] along axis a, bsz[a] points each (the last one the
      * rest). */
     int nb[3], bsz[3];
     for (int a = 0; a < 3; a++) {
-        bsz[a] = bs[a] > 0 && bs[a] < dom.count[a] ? bs[a] : dom.count[a];
-        nb[a] = (dom.count[a] + bsz[a] - 1) / bsz[a];
+        bsz[a] = bs[a] > 0 && bs[a] < sub->count[a] ? bs[a] : sub->count[a];
+        nb[a] = (sub->count[a] + bsz[a] - 1) / bsz[a];
     }
     /* Tags: fb * NDIR + d must stay within TAG_LIMIT on every rank face. */
     int too_many = 0, any_too_many = 0;
@@ -252,9 +175,15 @@ int main(int argc, char **argv)
                     "tpod: blocks %dx%dx%d too small: a rank face would hold "
                     "more than %d blocks (their messages' tags exceed %d)\n",
                     bs[0], bs[1], bs[2], (TAG_LIMIT + 1) / NDIR, TAG_LIMIT);
-        MPI_Finalize();
-        return 1;
+        return NULL;
     }
+
+    Variant *v = xmalloc(sizeof *v);
+    for (int a = 0; a < 3; a++) {
+        v->bsz[a] = bsz[a];
+        v->nb[a] = nb[a];
+    }
+    v->seed = tp->seed;
     int nblocks = nb[0] * nb[1] * nb[2], nremote = 0;
     BlockTask *tasks = xmalloc((size_t)nblocks * sizeof(BlockTask));
     double *diffs = xmalloc((size_t)nblocks * sizeof(double));
@@ -263,12 +192,12 @@ int main(int argc, char **argv)
         BlockTask *t = &tasks[i];
         int ib[3] = {i % nb[0], (i / nb[0]) % nb[1], i / (nb[0] * nb[1])};
         int remote = 0;
-        t->dom = &dom;
+        t->sub = sub;
         t->diff = &diffs[i];
         for (int a = 0; a < 3; a++) {
             t->lo[a] = HALO + ib[a] * bsz[a];
-            t->hi[a] = t->lo[a] + bsz[a] < HALO + dom.count[a]
-                           ? t->lo[a] + bsz[a] : HALO + dom.count[a];
+            t->hi[a] = t->lo[a] + bsz[a] < HALO + sub->count[a]
+                           ? t->lo[a] + bsz[a] : HALO + sub->count[a];
         }
         for (int d = 0; d < NDIR; d++) {
             int a = d / 2, b = (a + 1) % 3, c = (a + 2) % 3;
@@ -290,9 +219,9 @@ int main(int argc, char **argv)
     int *order = xmalloc((size_t)nblocks * sizeof(int));
     for (int i = 0; i < nblocks; i++)
         order[i] = i;
-    if (seed > 0) {
+    if (tp->seed > 0) {
         unsigned long long state =
-            (unsigned long long)seed * 0x100000001B3ULL + (unsigned long long)rank;
+            (unsigned long long)tp->seed * 0x100000001B3ULL + (unsigned long long)rank;
         for (int i = nblocks - 1; i > 0; i--) {
             int j = (int)(splitmix64(&state) % (unsigned long long)(i + 1));
             int tmp = order[i];
@@ -300,145 +229,58 @@ int main(int argc, char **argv)
             order[j] = tmp;
         }
     }
-    tucana_task_attr attr = TUCANA_TASK_ATTR_INIT;
-    attr.name = "tpod block";
+    v->nblocks = nblocks;
+    v->nremote = nremote;
+    v->tasks = tasks;
+    v->diffs = diffs;
+    v->bufs = bufs;
+    v->order = order;
+    v->attr = (tucana_task_attr)TUCANA_TASK_ATTR_INIT;
+    v->attr.name = "tpod block";
+    return v;
+}
+
+/* A task per block, in the spawn order; the taskwait ends the step. */
+static double variant_step(Variant *v, double *u, double *unew)
+{
+    for (int i = 0; i < v->nblocks; i++) {
+        BlockTask t = v->tasks[v->order[i]];
+        t.u = u;
+        t.unew = unew;
+        tucana_task_spawn(block_task, &t, sizeof t, &v->attr);
+    }
+    tucana_taskwait(); /* the end of the step */
     double local_diff = 0.0;
+    for (int i = 0; i < v->nblocks; i++)
+        local_diff = v->diffs[i] > local_diff ? v->diffs[i] : local_diff;
+    return local_diff;
+}
 
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-
-    for (int it = 0; it < iterations; it++) {
-        for (int i = 0; i < nblocks; i++) {
-            BlockTask t = tasks[order[i]];
-            t.u = u;
-            t.unew = unew;
-            tucana_task_spawn(block_task, &t, sizeof t, &attr);
-        }
-        tucana_taskwait(); /* the end of the step */
-        local_diff = 0.0;
-        for (int i = 0; i < nblocks; i++)
-            local_diff = diffs[i] > local_diff ? diffs[i] : local_diff;
-        double *tmp = u;
-        u = unew;
-        unew = tmp;
-    }
-
-    double elapsed = MPI_Wtime() - t0, time_max = 0.0;
-    MPI_Allreduce(&elapsed, &time_max, 1, MPI_DOUBLE, MPI_MAX,
-                  MPI_COMM_WORLD);
-    double residual = 0.0;
-    MPI_Allreduce(&local_diff, &residual, 1, MPI_DOUBLE, MPI_MAX,
-                  MPI_COMM_WORLD);
-
-    /* Checksum of the owned points; the maximum principle. */
-    unsigned long long local_sum = 0, checksum = 0;
-    int bad = 0, any_bad = 0;
-    for (int z = HALO; z < HALO + dom.count[2]; z++)
-        for (int y = HALO; y < HALO + dom.count[1]; y++)
-            for (int x = HALO; x < HALO + dom.count[0]; x++) {
-                double v = u[idx(&dom, x, y, z)];
-                local_sum += fixed_point(v);
-                if (!(v >= 0.0 && v <= 1.0))
-                    bad = 1;
-            }
-    MPI_Allreduce(&local_sum, &checksum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                  MPI_COMM_WORLD);
-    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    int ok = !any_bad;
-
-    long long total = (long long)n[0] * n[1] * n[2];
-    int serial = total * iterations <= SERIAL_CHECK_LIMIT;
-    if (serial) {
-        /* Each rank's owned block, packed contiguously in (z, y, x) order. */
-        size_t owned = (size_t)dom.count[0] * dom.count[1] * dom.count[2];
-        double *mine = xmalloc(owned * sizeof(double));
-        size_t m = 0;
-        for (int z = HALO; z < HALO + dom.count[2]; z++)
-            for (int y = HALO; y < HALO + dom.count[1]; y++)
-                for (int x = HALO; x < HALO + dom.count[0]; x++)
-                    mine[m++] = u[idx(&dom, x, y, z)];
-        if (rank == 0) {
-            /* Collect the grid, redo the sweeps serially, compare. */
-            const int one[3] = {1, 1, 1};
-            Domain whole = make_domain(n, one, 0);
-            double *all = xmalloc(whole.cells * sizeof(double));
-            double *part = xmalloc((size_t)total * sizeof(double));
-            for (int r = 0; r < size; r++) {
-                Domain o = make_domain(n, p, r);
-                int cnt = o.count[0] * o.count[1] * o.count[2];
-                if (r == 0)
-                    memcpy(part, mine, (size_t)cnt * sizeof(double));
-                else
-                    MPI_Recv(part, cnt, MPI_DOUBLE, r, TAG_GATHER,
-                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                size_t q = 0;
-                for (int z = 0; z < o.count[2]; z++)
-                    for (int y = 0; y < o.count[1]; y++)
-                        for (int x = 0; x < o.count[0]; x++)
-                            all[idx(&whole, o.first[0] + x + HALO,
-                                    o.first[1] + y + HALO,
-                                    o.first[2] + z + HALO)] = part[q++];
-            }
-            double *s = new_grid(&whole), *snew = new_grid(&whole);
-            double sdiff = 0.0;
-            for (int it = 0; it < iterations; it++) {
-                sdiff = sweep(s, snew, &whole);
-                double *tmp = s;
-                s = snew;
-                snew = tmp;
-            }
-            for (int z = HALO; z < HALO + n[2]; z++)
-                for (int y = HALO; y < HALO + n[1]; y++)
-                    if (memcmp(&all[idx(&whole, HALO, y, z)],
-                               &s[idx(&whole, HALO, y, z)],
-                               (size_t)n[0] * sizeof(double)) != 0)
-                        ok = 0;
-            if (sdiff != residual)
-                ok = 0;
-            free(s);
-            free(snew);
-            free(part);
-            free(all);
-        } else {
-            MPI_Send(mine, (int)owned, MPI_DOUBLE, 0, TAG_GATHER,
-                     MPI_COMM_WORLD);
-        }
-        free(mine);
-    }
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-
-    if (rank == 0) {
-        printf("tpod ranks %d grid %dx%dx%d size %dx%dx%d iterations %d\n",
-               size, p[0], p[1], p[2], n[0], n[1], n[2], iterations);
-        printf("blocks %dx%dx%d: %dx%dx%d = %d per rank (rank 0), %d with "
-               "messages, order ",
-               bsz[0], bsz[1], bsz[2], nb[0], nb[1], nb[2], nblocks, nremote);
-        if (seed > 0)
-            printf("shuffled (seed %d)\n", seed);
+static void variant_describe(const Variant *v, char *line, size_t size)
+{
+    int n = snprintf(line, size,
+                     "blocks %dx%dx%d: %dx%dx%d = %d per rank (rank 0), %d "
+                     "with messages, order ",
+                     v->bsz[0], v->bsz[1], v->bsz[2], v->nb[0], v->nb[1],
+                     v->nb[2], v->nblocks, v->nremote);
+    if (n >= 0 && (size_t)n < size) {
+        if (v->seed > 0)
+            snprintf(line + n, size - (size_t)n, "shuffled (seed %d)", v->seed);
         else
-            printf("natural\n");
-        printf("residual %.17g\n", residual);
-        printf("time %.6f\n", time_max);
-        printf("grind %.4f ns per point per step\n",
-               time_max * 1e9 / ((double)total * iterations));
-        printf("checksum %.17g\n", (double)(long long)checksum * 0x1p-32);
-        printf("check %s\n", serial ? "serial computation, bit for bit"
-                                     : "values within [0, 1]");
-        if (ok)
-            printf("tpod: OK\n");
-        else
-            printf("tpod: FAILED (%s)\n",
-                   any_bad ? "values outside [0, 1]"
-                           : "the grid differs from the serial computation");
-        fflush(stdout);
+            snprintf(line + n, size - (size_t)n, "natural");
     }
+}
 
-    free(order);
-    free(bufs);
-    free(diffs);
-    free(tasks);
-    free(u);
-    free(unew);
-    MPI_Finalize();
-    return ok ? 0 : 1;
+static void variant_free(Variant *v)
+{
+    free(v->order);
+    free(v->bufs);
+    free(v->diffs);
+    free(v->tasks);
+    free(v);
+}
+
+int main(int argc, char **argv)
+{
+    return tpod_main(argc, argv);
 }

@@ -318,30 +318,28 @@ bool Transport::post_queued_locked() {
 // (without the lock: as a delivery between subranks of one process is) or
 // tracked with it.
 void Transport::track_unlocked(void* request, Completion* done) {
-  MPI_Request& r = *static_cast<MPI_Request*>(request);
-  int flag = 0;
-  MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
-  if (flag) {
-    if (done) done->done(done, 0);
-    return;
-  }
+  if (completed_at_once(request, done)) return;
   sync::MutexLock lock(mutex_);
-  impl_->requests.push_back(r);
-  impl_->pending.push_back(Pending{done});
-  in_flight_.fetch_add(1, std::memory_order_relaxed);
+  keep_pending_locked(request, done);
 }
 
 // A short send usually completes at once (MPI copies it out): then the
 // sender need not wait for a later poll.
 void Transport::track_locked(void* request, Completion* done) {
+  if (completed_at_once(request, done)) return;
+  keep_pending_locked(request, done);
+}
+
+bool Transport::completed_at_once(void* request, Completion* done) {
   MPI_Request& r = *static_cast<MPI_Request*>(request);
   int flag = 0;
   MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
-  if (flag) {
-    if (done) done->done(done, 0);
-    return;
-  }
-  impl_->requests.push_back(r);
+  if (flag && done) done->done(done, 0);
+  return flag != 0;
+}
+
+void Transport::keep_pending_locked(void* request, Completion* done) {
+  impl_->requests.push_back(*static_cast<MPI_Request*>(request));
   impl_->pending.push_back(Pending{done});
   in_flight_.fetch_add(1, std::memory_order_relaxed);
 }

@@ -247,6 +247,11 @@ class Transport {
   bool post_queued_locked() TUCANA_REQUIRES(mutex_) TUCANA_EXCLUDES(queue_mutex_);
   // Progress::kMultiple: completes `request` now or tracks it under the lock.
   void track_unlocked(void* request, Completion* done) TUCANA_EXCLUDES(mutex_);
+  // The two halves of tracking. completed_at_once: tests `request` (an
+  // MPI_Request*) once and, if it is complete, completes `done`; true then.
+  // keep_pending_locked: adds it to the requests that poll tests.
+  static bool completed_at_once(void* request, Completion* done);
+  void keep_pending_locked(void* request, Completion* done) TUCANA_REQUIRES(mutex_);
 
   sync::Mutex mutex_{sync::LockLevel::kTransport, "transport"};
   // The MPI state (requests, real communicators, ...): only with mutex_.

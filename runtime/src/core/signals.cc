@@ -11,6 +11,7 @@
 #include "fiber/guard.h"
 #include "core/output.h"
 #include "core/runtime.h"
+#include "sync/raw_write.h"
 
 namespace tucana::mpi {
 
@@ -29,16 +30,6 @@ const char* signal_name(int sig) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     default: return "signal";
-  }
-}
-
-void write_text(const char* text) {
-  std::size_t n = std::strlen(text);
-  while (n > 0) {
-    ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= static_cast<std::size_t>(w);
   }
 }
 
@@ -61,10 +52,10 @@ void on_fatal(int sig, siginfo_t*, void*) {
     std::snprintf(text, sizeof text, "tucana: error: process %d received signal %s (%s) outside any subrank\n",
                   rt ? rt->layout.my_proc : -1, signal_name(sig), strsignal(sig));
   }
-  write_text(text);
+  sync::write_stderr(text);
   void* frames[24];
   int n = backtrace(frames, 24);
-  write_text("tucana: backtrace (innermost first):\n");
+  sync::write_stderr("tucana: backtrace (innermost first):\n");
   backtrace_symbols_fd(frames, n, STDERR_FILENO);
   flush_all_subrank_output();
   if (rt) rt->write_trace();

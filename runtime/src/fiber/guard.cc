@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sync/mutex.h"
+#include "sync/raw_write.h"
 
 namespace tucana::fiber {
 
@@ -48,15 +49,6 @@ int format_unsigned(char* buf, unsigned long long v) {
   return n;
 }
 
-void write_all(const char* s, std::size_t n) {
-  while (n > 0) {
-    ssize_t w = write(STDERR_FILENO, s, n);
-    if (w <= 0) return;
-    s += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
-
 // A signal handler: it cannot take the lock, and reads the table by the
 // publication protocol above instead (hence no analysis).
 void on_fault(int sig, siginfo_t* info, void* context) TUCANA_NO_THREAD_SAFETY_ANALYSIS {
@@ -80,7 +72,7 @@ void on_fault(int sig, siginfo_t* info, void* context) TUCANA_NO_THREAD_SAFETY_A
       put(" bytes); ");
       put(g.advice);
       put("\n");
-      write_all(msg, static_cast<std::size_t>(len));
+      sync::write_stderr(msg, static_cast<std::size_t>(len));
       _exit(3);
     }
   }

@@ -8,6 +8,7 @@
 // (handles are per subrank), a datatype or a window by its handle.
 #include <tucana/tmpi.h>
 
+#include <cassert>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -15,6 +16,7 @@
 
 #include "mpi/attributes.h"
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "sync/mutex.h"
 
 using namespace tucana::mpi;
@@ -36,20 +38,21 @@ using Values = std::vector<std::pair<int, void*>>;  // keyval, value; in the ord
 
 // The callbacks (copy and delete functions) run without the lock: they may
 // call MPI themselves.
+// The attribute values share the keyvals' lock: a call looks up the keyval
+// and changes the values in one step.
 struct AttributeTable {
-  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "attributes"};
-  std::vector<Keyval> keyvals TUCANA_GUARDED_BY(lock);  // keyval - kFirstKeyval
-  std::map<Object, Values> values TUCANA_GUARDED_BY(lock);
+  // Never released: a freed keyval is only marked (Keyval::freed).
+  HandleTable<Keyval, HandleReuse::kNever> keyvals{tucana::sync::LockLevel::kLeaf, "attributes", kFirstKeyval};
+  std::map<Object, Values> values TUCANA_GUARDED_BY(keyvals.mutex());
 };
 AttributeTable& table() {
   static AttributeTable* t = new AttributeTable;  // never destroyed
   return *t;
 }
 
-const Keyval* find_keyval(AttributeTable& t, int keyval, AttrKind kind) TUCANA_REQUIRES(t.lock) {
-  std::size_t i = static_cast<std::size_t>(keyval - kFirstKeyval);
-  if (keyval < kFirstKeyval || i >= t.keyvals.size() || t.keyvals[i].kind != kind) return nullptr;
-  return &t.keyvals[i];
+Keyval* find_keyval(AttributeTable& t, int keyval, AttrKind kind) TUCANA_REQUIRES(t.keyvals.mutex()) {
+  Keyval* k = t.keyvals.find_locked(keyval);
+  return k && k->kind == kind ? k : nullptr;
 }
 
 Object object_of(AttrKind kind, int handle) {
@@ -89,23 +92,20 @@ const char* kind_name(AttrKind kind) {
 }
 
 int create_keyval(AttrKind kind, void* copy_fn, void* delete_fn, int* keyval, void* extra_state) {
-  AttributeTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
-  t.keyvals.push_back(Keyval{kind, copy_fn, delete_fn, extra_state});
-  *keyval = kFirstKeyval + static_cast<int>(t.keyvals.size()) - 1;
+  *keyval = table().keyvals.allocate(Keyval{kind, copy_fn, delete_fn, extra_state});
   return TMPI_SUCCESS;
 }
 
 int free_keyval(AttrKind kind, int* keyval, const char* call) {
   AttributeTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
-  const Keyval* k = find_keyval(t, *keyval, kind);
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
+  Keyval* k = find_keyval(t, *keyval, kind);
   if (!k || k->freed) {
     hold.unlock();
     return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_KEYVAL, call, "invalid %s keyval %d",
                      kind_name(kind), *keyval);
   }
-  t.keyvals[static_cast<std::size_t>(*keyval - kFirstKeyval)].freed = true;
+  k->freed = true;
   *keyval = TMPI_KEYVAL_INVALID;
   return TMPI_SUCCESS;
 }
@@ -113,7 +113,7 @@ int free_keyval(AttrKind kind, int* keyval, const char* call) {
 // The callbacks run without the table lock: they may call MPI themselves.
 int set_attr(AttrKind kind, int handle, int keyval, void* value, const char* call, TMPI_Comm report_on) {
   AttributeTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
   const Keyval* k = find_keyval(t, keyval, kind);
   if (!k) {
     hold.unlock();
@@ -148,7 +148,7 @@ int set_attr(AttrKind kind, int handle, int keyval, void* value, const char* cal
 
 int delete_attr(AttrKind kind, int handle, int keyval, const char* call, TMPI_Comm report_on) {
   AttributeTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
   const Keyval* k = find_keyval(t, keyval, kind);
   auto it = t.values.find(object_of(kind, handle));
   if (k && it != t.values.end())
@@ -177,13 +177,37 @@ int delete_attr(AttrKind kind, int handle, int keyval, const char* call, TMPI_Co
                    kind_name(kind), keyval);
 }
 
+// A copy of the attributes set on an object (none: empty); with `forget`,
+// the object has none from now on. The callers run callbacks on the copy,
+// without the lock.
+Values values_of(AttrKind kind, int handle, bool forget) {
+  AttributeTable& t = table();
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
+  auto it = t.values.find(object_of(kind, handle));
+  if (it == t.values.end()) return {};
+  if (!forget) return it->second;
+  Values old = std::move(it->second);
+  t.values.erase(it);
+  return old;
+}
+
+// A copy of the keyval of an attribute that is set (a freed keyval stays
+// in the table for the attributes that use it).
+Keyval keyval_of(AttrKind kind, int keyval) {
+  AttributeTable& t = table();
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
+  const Keyval* k = find_keyval(t, keyval, kind);
+  assert(k && "keyval_of: the keyval of a set attribute");
+  return *k;
+}
+
 }  // namespace
 
 namespace tucana::mpi {
 
 bool get_attribute(AttrKind kind, int handle, int keyval, void** value) {
   AttributeTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.keyvals.mutex());
   auto it = t.values.find(object_of(kind, handle));
   if (it == t.values.end()) return false;
   for (auto& kv : it->second)
@@ -195,26 +219,13 @@ bool get_attribute(AttrKind kind, int handle, int keyval, void** value) {
 }
 
 int copy_attributes(AttrKind kind, int from, int to) {
-  Values old;
-  {
-    AttributeTable& t = table();
-    tucana::sync::MutexLock hold(t.lock);
-    auto it = t.values.find(object_of(kind, from));
-    if (it == t.values.end()) return TMPI_SUCCESS;
-    old = it->second;
-  }
-  for (auto& [keyval, value] : old) {
-    Keyval k;
-    {
-      AttributeTable& t = table();
-      tucana::sync::MutexLock hold(t.lock);
-      k = *find_keyval(t, keyval, kind);
-    }
+  for (auto& [keyval, value] : values_of(kind, from, false)) {
+    Keyval k = keyval_of(kind, keyval);
     void* out = nullptr;
     int flag = 0;
     if (int err = call_copy(kind, k, from, keyval, value, &out, &flag)) return err;
     if (flag) {
-      tucana::sync::MutexLock hold(table().lock);
+      tucana::sync::MutexLock hold(table().keyvals.mutex());
       table().values[object_of(kind, to)].emplace_back(keyval, out);
     }
   }
@@ -222,26 +233,11 @@ int copy_attributes(AttrKind kind, int from, int to) {
 }
 
 int delete_attributes(AttrKind kind, int handle) {
-  Values old;
-  {
-    AttributeTable& t = table();
-    tucana::sync::MutexLock hold(t.lock);
-    auto it = t.values.find(object_of(kind, handle));
-    if (it == t.values.end()) return TMPI_SUCCESS;
-    old = std::move(it->second);
-    t.values.erase(it);
-  }
+  Values old = values_of(kind, handle, true);
   // MPI leaves the order open; last set, first deleted (as MPICH does).
   int result = TMPI_SUCCESS;
-  for (auto kv = old.rbegin(); kv != old.rend(); ++kv) {
-    Keyval k;
-    {
-      AttributeTable& t = table();
-      tucana::sync::MutexLock hold(t.lock);
-      k = *find_keyval(t, kv->first, kind);
-    }
-    if (int err = call_delete(kind, k, handle, kv->first, kv->second)) result = err;
-  }
+  for (auto kv = old.rbegin(); kv != old.rend(); ++kv)
+    if (int err = call_delete(kind, keyval_of(kind, kv->first), handle, kv->first, kv->second)) result = err;
   return result;
 }
 

@@ -8,16 +8,21 @@
 
 #include <cstring>
 #include <unordered_map>
-#include <vector>
 
+#include "mpi/handle_table.h"
 #include "sync/mutex.h"
 
 namespace {
 
+using tucana::mpi::HandleReuse;
+using tucana::mpi::HandleTable;
+
+// Numbers are never reused (nor freed): a Fortran number must convert back
+// to its request for as long as the program keeps it.
 struct RequestTable {
-  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "Fortran request handles"};
-  std::vector<TMPI_Request> by_index TUCANA_GUARDED_BY(lock){TMPI_REQUEST_NULL};
-  std::unordered_map<TMPI_Request, TMPI_Fint> index_of TUCANA_GUARDED_BY(lock);
+  HandleTable<TMPI_Request, HandleReuse::kNever> by_index{tucana::sync::LockLevel::kLeaf, "Fortran request handles",
+                                                          1};
+  std::unordered_map<TMPI_Request, TMPI_Fint> index_of TUCANA_GUARDED_BY(by_index.mutex());
 };
 RequestTable& requests() {
   static RequestTable* table = new RequestTable;  // never destroyed: used from exit handlers
@@ -53,17 +58,16 @@ TMPI_Win TMPI_Win_f2c(TMPI_Fint win) { return win; }
 TMPI_Fint TMPI_Request_c2f(TMPI_Request request) {
   if (request == TMPI_REQUEST_NULL) return 0;
   RequestTable& t = requests();
-  tucana::sync::MutexLock hold(t.lock);
-  auto [it, added] = t.index_of.emplace(request, static_cast<TMPI_Fint>(t.by_index.size()));
-  if (added) t.by_index.push_back(request);
-  return it->second;
+  tucana::sync::MutexLock hold(t.by_index.mutex());
+  auto it = t.index_of.find(request);
+  if (it != t.index_of.end()) return it->second;
+  TMPI_Fint index = t.by_index.allocate_locked(request);
+  t.index_of.emplace(request, index);
+  return index;
 }
 
 TMPI_Request TMPI_Request_f2c(TMPI_Fint request) {
-  RequestTable& t = requests();
-  tucana::sync::MutexLock hold(t.lock);
-  if (request <= 0 || static_cast<size_t>(request) >= t.by_index.size()) return TMPI_REQUEST_NULL;
-  return t.by_index[request];
+  return requests().by_index.find(request).value_or(TMPI_REQUEST_NULL);
 }
 
 // A Fortran status is the C status as TMPI_STATUS_SIZE integers.

@@ -9,14 +9,17 @@
 // stays attached where it was set, as MPI requires).
 #include <tucana/tmpi.h>
 
+#include <cassert>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "sync/mutex.h"
 
+using namespace tucana;
 using namespace tucana::mpi;
 
 namespace {
@@ -28,15 +31,17 @@ struct UserHandler {
   void* fn;
 };
 
-// The handlers (the program's) run without the lock.
+// The handlers (the program's) run without the lock. The added error
+// classes and codes share the handlers' lock (a leaf: nothing else is
+// taken under it).
 struct ErrorTables {
-  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "error handlers and codes"};
-  std::vector<UserHandler> handlers TUCANA_GUARDED_BY(lock);  // handle - kFirstUserHandler
+  HandleTable<UserHandler, HandleReuse::kNever> handlers{sync::LockLevel::kLeaf, "error handlers and codes",
+                                                         kFirstUserHandler};
   // Added error classes and codes (above MPI_ERR_LASTCODE): code -> class,
   // and their strings (never removed: user_error_text's result stays valid).
-  std::map<int, int> class_of TUCANA_GUARDED_BY(lock);
-  std::map<int, std::string> text TUCANA_GUARDED_BY(lock);
-  int last_used TUCANA_GUARDED_BY(lock) = TMPI_ERR_LASTCODE;
+  std::map<int, int> class_of TUCANA_GUARDED_BY(handlers.mutex());
+  std::map<int, std::string> text TUCANA_GUARDED_BY(handlers.mutex());
+  int last_used TUCANA_GUARDED_BY(handlers.mutex()) = TMPI_ERR_LASTCODE;
 };
 ErrorTables& tables() {
   static ErrorTables* t = new ErrorTables;  // never destroyed
@@ -48,32 +53,22 @@ ErrorTables& tables() {
 namespace tucana::mpi {
 
 int create_errhandler(ErrhandlerKind kind, void* fn, TMPI_Errhandler* errhandler) {
-  ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
-  t.handlers.push_back(UserHandler{kind, fn});
-  *errhandler = kFirstUserHandler + static_cast<TMPI_Errhandler>(t.handlers.size()) - 1;
+  *errhandler = tables().handlers.allocate(UserHandler{kind, fn});
   return TMPI_SUCCESS;
 }
 
 bool valid_errhandler(TMPI_Errhandler handler, ErrhandlerKind kind) {
   if (handler == TMPI_ERRORS_ARE_FATAL || handler == TMPI_ERRORS_RETURN) return true;
-  ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
-  std::size_t i = static_cast<std::size_t>(handler - kFirstUserHandler);
-  return handler >= kFirstUserHandler && i < t.handlers.size() && t.handlers[i].kind == kind;
+  std::optional<UserHandler> h = tables().handlers.find(handler);
+  return h && h->kind == kind;
 }
 
+// Requires: `handler` came from create_errhandler (the callers check it).
 void call_user_errhandler(TMPI_Errhandler handler, int* object, int code) {
-  void* fn;
-  ErrhandlerKind kind;
-  {
-    ErrorTables& t = tables();
-    tucana::sync::MutexLock hold(t.lock);
-    const UserHandler& h = t.handlers[static_cast<std::size_t>(handler - kFirstUserHandler)];
-    fn = h.fn;
-    kind = h.kind;
-  }
-  switch (kind) {
+  std::optional<UserHandler> h = tables().handlers.find(handler);
+  assert(h && "call_user_errhandler: a user error handler");
+  void* fn = h->fn;
+  switch (h->kind) {
     case ErrhandlerKind::Comm: reinterpret_cast<TMPI_Comm_errhandler_function*>(fn)(object, &code); break;
     case ErrhandlerKind::Win: reinterpret_cast<TMPI_Win_errhandler_function*>(fn)(object, &code); break;
     case ErrhandlerKind::File: reinterpret_cast<TMPI_File_errhandler_function*>(fn)(object, &code); break;
@@ -83,7 +78,7 @@ void call_user_errhandler(TMPI_Errhandler handler, int* object, int code) {
 
 const char* user_error_text(int code) {
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   auto it = t.text.find(code);
   if (it != t.text.end()) return it->second.c_str();
   return t.class_of.count(code) ? "" : nullptr;
@@ -91,14 +86,14 @@ const char* user_error_text(int code) {
 
 int user_error_class(int code) {
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   auto it = t.class_of.find(code);
   return it == t.class_of.end() ? -1 : it->second;
 }
 
 int last_used_error_code() {
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   return t.last_used;
 }
 
@@ -155,7 +150,7 @@ int TMPI_Errhandler_get(TMPI_Comm comm, TMPI_Errhandler* errhandler) {
 int TMPI_Add_error_class(int* errorclass) {
   enter("MPI_Add_error_class", true);
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   *errorclass = ++t.last_used;
   t.class_of[*errorclass] = *errorclass;
   return TMPI_SUCCESS;
@@ -169,7 +164,7 @@ int TMPI_Add_error_code(int errorclass, int* errorcode) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Add_error_code", "%d is not an error class",
                      errorclass);
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   *errorcode = ++t.last_used;
   t.class_of[*errorcode] = errorclass;
   return TMPI_SUCCESS;
@@ -181,7 +176,7 @@ int TMPI_Add_error_string(int errorcode, const char* string) {
     return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, "MPI_Add_error_string",
                      "%d is not an error class or code added by the program", errorcode);
   ErrorTables& t = tables();
-  tucana::sync::MutexLock hold(t.lock);
+  tucana::sync::MutexLock hold(t.handlers.mutex());
   t.text[errorcode].assign(string, strnlen(string, TMPI_MAX_ERROR_STRING - 1));
   return TMPI_SUCCESS;
 }

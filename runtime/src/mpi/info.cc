@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "mpi/info.h"
 #include "core/runtime.h"
 #include "sync/mutex.h"
@@ -21,14 +22,13 @@ namespace {
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
-struct InfoTable {
-  tucana::sync::Mutex lock{tucana::sync::LockLevel::kLeaf, "info objects"};
-  // (The entries an object points to are guarded by the lock too.)
-  std::vector<Entries*> objects TUCANA_GUARDED_BY(lock){nullptr, nullptr};  // 0: MPI_INFO_NULL, 1: MPI_INFO_ENV
-  std::vector<TMPI_Info> free_handles TUCANA_GUARDED_BY(lock);
-};
+// 0: MPI_INFO_NULL, 1: MPI_INFO_ENV (not in the table). A freed handle is
+// the next one given out (a LIFO free list). The entries an object points to
+// are guarded by the table's lock too.
+using InfoTable = HandleTable<Entries*, HandleReuse::kLastFreed>;
 InfoTable& table() {
-  static InfoTable* t = new InfoTable;  // never destroyed: used until the process exits
+  // Never destroyed: used until the process exits.
+  static InfoTable* t = new InfoTable(tucana::sync::LockLevel::kLeaf, "info objects", 2);
   return *t;
 }
 
@@ -47,10 +47,10 @@ Entries* env_entries() {
 }
 
 // The entries of `info`, or null when it is not a live info.
-Entries* lookup(TMPI_Info info) TUCANA_REQUIRES(table().lock) {
+Entries* lookup(TMPI_Info info) TUCANA_REQUIRES(table().mutex()) {
   if (info == TMPI_INFO_ENV) return env_entries();
-  if (info <= 1 || static_cast<std::size_t>(info) >= table().objects.size()) return nullptr;
-  return table().objects[static_cast<std::size_t>(info)];
+  Entries** e = table().find_locked(info);
+  return e ? *e : nullptr;
 }
 
 int info_error(int code, const char* call, const char* what) {
@@ -62,22 +62,12 @@ int info_error(int code, const char* call, const char* what) {
 namespace tucana::mpi {
 
 TMPI_Info new_info() {
-  InfoTable& t = table();
-  tucana::sync::MutexLock hold(t.lock);
-  auto* e = new Entries;
-  if (!t.free_handles.empty()) {
-    TMPI_Info h = t.free_handles.back();
-    t.free_handles.pop_back();
-    t.objects[static_cast<std::size_t>(h)] = e;
-    return h;
-  }
-  t.objects.push_back(e);
-  return static_cast<TMPI_Info>(t.objects.size() - 1);
+  return table().allocate(new Entries);
 }
 
 bool valid_info(TMPI_Info info) {
   if (info == TMPI_INFO_NULL) return true;
-  tucana::sync::MutexLock hold(table().lock);
+  tucana::sync::MutexLock hold(table().mutex());
   return info == TMPI_INFO_ENV || lookup(info) != nullptr;
 }
 
@@ -87,7 +77,7 @@ bool valid_info(TMPI_Info info) {
 #define TMPI_INFO_LOOKUP(CALL, INFO)                                                      \
   enter(CALL, true);                                                                      \
   if ((INFO) == TMPI_INFO_ENV) env_entries(); /* made outside the lock */                 \
-  tucana::sync::MutexLock hold(table().lock);                                                     \
+  tucana::sync::MutexLock hold(table().mutex());                                          \
   Entries* e = lookup(INFO);                                                              \
   if (!e) {                                                                               \
     hold.unlock();                                                                        \
@@ -226,7 +216,7 @@ int TMPI_Info_dup(TMPI_Info info, TMPI_Info* newinfo) {
     copy = *e;
   }
   *newinfo = new_info();
-  tucana::sync::MutexLock hold(table().lock);
+  tucana::sync::MutexLock hold(table().mutex());
   *lookup(*newinfo) = std::move(copy);
   return TMPI_SUCCESS;
 }
@@ -235,9 +225,8 @@ int TMPI_Info_free(TMPI_Info* info) {
   if (!info || *info == TMPI_INFO_ENV)
     return info_error(TMPI_ERR_INFO, "MPI_Info_free", "invalid info object (MPI_INFO_ENV cannot be freed)");
   TMPI_INFO_LOOKUP("MPI_Info_free", *info);
+  table().release_locked(*info);
   delete e;
-  table().objects[static_cast<std::size_t>(*info)] = nullptr;
-  table().free_handles.push_back(*info);
   *info = TMPI_INFO_NULL;
   return TMPI_SUCCESS;
 }

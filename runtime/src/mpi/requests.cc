@@ -92,6 +92,41 @@ const Request* first_pending(int count, TMPI_Request requests[]) {
   return nullptr;
 }
 
+// The index of the first active request that is done, or -1 (the sweep of
+// MPI_Waitany and MPI_Testany). Sets *any_active to whether a request
+// before it, or any when there is none, is active.
+int first_done(int count, TMPI_Request requests[], bool* any_active) {
+  *any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (is_empty(requests[i])) continue;
+    *any_active = true;
+    if (is_done(requests[i])) return i;
+  }
+  return -1;
+}
+
+// The sweep of MPI_Waitsome and MPI_Testsome: finishes every active request
+// that is done, listing its index in `indices` and its status at the same
+// position of `statuses`. Sets *done to how many and *any_active to whether
+// any request was active; returns MPI_ERR_IN_STATUS if one of them failed.
+int finish_done(Subrank* me, int incount, TMPI_Request requests[], int indices[], TMPI_Status statuses[],
+                const char* call, int* done, bool* any_active) {
+  *any_active = false;
+  int n = 0;
+  int result = TMPI_SUCCESS;
+  for (int i = 0; i < incount; ++i) {
+    if (is_empty(requests[i])) continue;
+    *any_active = true;
+    if (is_done(requests[i])) {
+      indices[n] = i;
+      if (finish(me, &requests[i], status_at(statuses, n), call, Completes::kSeveral)) result = TMPI_ERR_IN_STATUS;
+      ++n;
+    }
+  }
+  *done = n;
+  return result;
+}
+
 // Blocks until at least one of the active requests is done.
 void wait_any_done(Subrank* me, int count, TMPI_Request* requests, const char* call) {
   fiber::Fiber* fiber = sched::Scheduler::current_fiber();
@@ -166,14 +201,11 @@ int TMPI_Waitany(int count, TMPI_Request requests[], int* index, TMPI_Status* st
   const char* call = "MPI_Waitany";
   Entered me = enter(call);
   for (;;) {
-    bool any_active = false;
-    for (int i = 0; i < count; ++i) {
-      if (is_empty(requests[i])) continue;
-      any_active = true;
-      if (is_done(requests[i])) {
-        *index = i;
-        return finish(me, &requests[i], status, call, Completes::kOne);
-      }
+    bool any_active;
+    int i = first_done(count, requests, &any_active);
+    if (i >= 0) {
+      *index = i;
+      return finish(me, &requests[i], status, call, Completes::kOne);
     }
     if (!any_active) {
       *index = TMPI_UNDEFINED;
@@ -190,18 +222,9 @@ int TMPI_Waitsome(int incount, TMPI_Request requests[], int* outcount, int indic
   const char* call = "MPI_Waitsome";
   Entered me = enter(call);
   for (;;) {
-    bool any_active = false;
-    int n = 0;
-    int result = TMPI_SUCCESS;
-    for (int i = 0; i < incount; ++i) {
-      if (is_empty(requests[i])) continue;
-      any_active = true;
-      if (is_done(requests[i])) {
-        indices[n] = i;
-        if (finish(me, &requests[i], status_at(statuses, n), call, Completes::kSeveral)) result = TMPI_ERR_IN_STATUS;
-        ++n;
-      }
-    }
+    bool any_active;
+    int n;
+    int result = finish_done(me, incount, requests, indices, statuses, call, &n, &any_active);
     if (!any_active) {
       *outcount = TMPI_UNDEFINED;
       return TMPI_SUCCESS;
@@ -258,15 +281,12 @@ int TMPI_Testany(int count, TMPI_Request requests[], int* index, int* flag, TMPI
   const char* call = "MPI_Testany";
   Entered me = enter(call);
   Runtime::get().messenger->poll();
-  bool any_active = false;
-  for (int i = 0; i < count; ++i) {
-    if (is_empty(requests[i])) continue;
-    any_active = true;
-    if (is_done(requests[i])) {
-      *flag = 1;
-      *index = i;
-      return finish(me, &requests[i], status, call, Completes::kOne);
-    }
+  bool any_active;
+  int i = first_done(count, requests, &any_active);
+  if (i >= 0) {
+    *flag = 1;
+    *index = i;
+    return finish(me, &requests[i], status, call, Completes::kOne);
   }
   *index = TMPI_UNDEFINED;
   *flag = any_active ? 0 : 1;
@@ -282,18 +302,9 @@ int TMPI_Testsome(int incount, TMPI_Request requests[], int* outcount, int indic
   const char* call = "MPI_Testsome";
   Entered me = enter(call);
   Runtime::get().messenger->poll();
-  bool any_active = false;
-  int n = 0;
-  int result = TMPI_SUCCESS;
-  for (int i = 0; i < incount; ++i) {
-    if (is_empty(requests[i])) continue;
-    any_active = true;
-    if (is_done(requests[i])) {
-      indices[n] = i;
-      if (finish(me, &requests[i], status_at(statuses, n), call, Completes::kSeveral)) result = TMPI_ERR_IN_STATUS;
-      ++n;
-    }
-  }
+  bool any_active;
+  int n;
+  int result = finish_done(me, incount, requests, indices, statuses, call, &n, &any_active);
   *outcount = any_active ? n : TMPI_UNDEFINED;
   if (any_active && n == 0) unsuccessful_poll(me, call, first_pending(incount, requests));
   return result;

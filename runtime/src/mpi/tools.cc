@@ -24,6 +24,18 @@ void add_initialized(int n) {
   if (tucana::mpi::Subrank* s = tucana::mpi::current_subrank()) s->mpi_t_initialized += n;
   else outside_initialized += n;
 }
+
+// What a query of the empty MPI_T interface answers: `code` (a count of
+// none, an invalid index, name or handle), or MPI_T_ERR_NOT_INITIALIZED
+// outside MPI_T_init_thread ... MPI_T_finalize.
+int answer(int code) { return initialized() <= 0 ? TMPI_T_ERR_NOT_INITIALIZED : code; }
+
+// A count of none: *n = 0 once MPI_T is initialized.
+int none(int* n) {
+  int code = answer(TMPI_SUCCESS);
+  if (code == TMPI_SUCCESS) *n = 0;
+  return code;
+}
 }  // namespace
 
 struct tmpi_t_pvar_session {
@@ -47,122 +59,48 @@ int TMPI_T_finalize(void) {
   return TMPI_SUCCESS;
 }
 
-int TMPI_T_cvar_get_num(int* num_cvar) {
-  TMPI_T_CHECK_INIT();
-  *num_cvar = 0;
-  return TMPI_SUCCESS;
-}
-int TMPI_T_pvar_get_num(int* num_pvar) {
-  TMPI_T_CHECK_INIT();
-  *num_pvar = 0;
-  return TMPI_SUCCESS;
-}
-int TMPI_T_category_get_num(int* num_cat) {
-  TMPI_T_CHECK_INIT();
-  *num_cat = 0;
-  return TMPI_SUCCESS;
-}
-int TMPI_T_category_changed(int* stamp) {
-  TMPI_T_CHECK_INIT();
-  *stamp = 0;  // the (empty) set of categories never changes
-  return TMPI_SUCCESS;
-}
+int TMPI_T_cvar_get_num(int* num_cvar) { return none(num_cvar); }
+int TMPI_T_pvar_get_num(int* num_pvar) { return none(num_pvar); }
+int TMPI_T_category_get_num(int* num_cat) { return none(num_cat); }
+// The (empty) set of categories never changes.
+int TMPI_T_category_changed(int* stamp) { return none(stamp); }
 
 // Lookups by index or name: there is nothing to find.
 int TMPI_T_cvar_get_info(int, char*, int*, int*, TMPI_Datatype*, TMPI_T_enum*, char*, int*, int*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
+  return answer(TMPI_T_ERR_INVALID_INDEX);
 }
 int TMPI_T_pvar_get_info(int, char*, int*, int*, int*, TMPI_Datatype*, TMPI_T_enum*, char*, int*, int*, int*, int*,
                          int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
+  return answer(TMPI_T_ERR_INVALID_INDEX);
 }
 int TMPI_T_category_get_info(int, char*, int*, char*, int*, int*, int*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
+  return answer(TMPI_T_ERR_INVALID_INDEX);
 }
-int TMPI_T_category_get_cvars(int, int, int[]) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
-}
-int TMPI_T_category_get_pvars(int, int, int[]) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
-}
-int TMPI_T_category_get_categories(int, int, int[]) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
-}
-int TMPI_T_cvar_get_index(const char*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_NAME;
-}
-int TMPI_T_pvar_get_index(const char*, int, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_NAME;
-}
-int TMPI_T_category_get_index(const char*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_NAME;
-}
-int TMPI_T_cvar_handle_alloc(int, void*, TMPI_T_cvar_handle*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
-}
+int TMPI_T_category_get_cvars(int, int, int[]) { return answer(TMPI_T_ERR_INVALID_INDEX); }
+int TMPI_T_category_get_pvars(int, int, int[]) { return answer(TMPI_T_ERR_INVALID_INDEX); }
+int TMPI_T_category_get_categories(int, int, int[]) { return answer(TMPI_T_ERR_INVALID_INDEX); }
+int TMPI_T_cvar_get_index(const char*, int*) { return answer(TMPI_T_ERR_INVALID_NAME); }
+int TMPI_T_pvar_get_index(const char*, int, int*) { return answer(TMPI_T_ERR_INVALID_NAME); }
+int TMPI_T_category_get_index(const char*, int*) { return answer(TMPI_T_ERR_INVALID_NAME); }
+int TMPI_T_cvar_handle_alloc(int, void*, TMPI_T_cvar_handle*, int*) { return answer(TMPI_T_ERR_INVALID_INDEX); }
 int TMPI_T_pvar_handle_alloc(TMPI_T_pvar_session, int, void*, TMPI_T_pvar_handle*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_INDEX;
+  return answer(TMPI_T_ERR_INVALID_INDEX);
 }
 // No enumeration or variable handle can exist.
-int TMPI_T_enum_get_info(TMPI_T_enum, int*, char*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_enum_get_item(TMPI_T_enum, int, int*, char*, int*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_cvar_handle_free(TMPI_T_cvar_handle*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_cvar_read(TMPI_T_cvar_handle, void*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_cvar_write(TMPI_T_cvar_handle, const void*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_pvar_handle_free(TMPI_T_pvar_session, TMPI_T_pvar_handle*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_pvar_read(TMPI_T_pvar_session, TMPI_T_pvar_handle, void*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_pvar_readreset(TMPI_T_pvar_session, TMPI_T_pvar_handle, void*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
+int TMPI_T_enum_get_info(TMPI_T_enum, int*, char*, int*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_enum_get_item(TMPI_T_enum, int, int*, char*, int*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_cvar_handle_free(TMPI_T_cvar_handle*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_cvar_read(TMPI_T_cvar_handle, void*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_cvar_write(TMPI_T_cvar_handle, const void*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_pvar_handle_free(TMPI_T_pvar_session, TMPI_T_pvar_handle*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_pvar_read(TMPI_T_pvar_session, TMPI_T_pvar_handle, void*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_pvar_readreset(TMPI_T_pvar_session, TMPI_T_pvar_handle, void*) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
 int TMPI_T_pvar_write(TMPI_T_pvar_session, TMPI_T_pvar_handle, const void*) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
+  return answer(TMPI_T_ERR_INVALID_HANDLE);
 }
-int TMPI_T_pvar_reset(TMPI_T_pvar_session, TMPI_T_pvar_handle) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_pvar_start(TMPI_T_pvar_session, TMPI_T_pvar_handle) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
-int TMPI_T_pvar_stop(TMPI_T_pvar_session, TMPI_T_pvar_handle) {
-  TMPI_T_CHECK_INIT();
-  return TMPI_T_ERR_INVALID_HANDLE;
-}
+int TMPI_T_pvar_reset(TMPI_T_pvar_session, TMPI_T_pvar_handle) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_pvar_start(TMPI_T_pvar_session, TMPI_T_pvar_handle) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
+int TMPI_T_pvar_stop(TMPI_T_pvar_session, TMPI_T_pvar_handle) { return answer(TMPI_T_ERR_INVALID_HANDLE); }
 
 // Sessions hold no handles, but they are real objects.
 int TMPI_T_pvar_session_create(TMPI_T_pvar_session* session) {

@@ -77,6 +77,19 @@ constexpr Registered kPolicies[] = {
     {"priority", &make<PriorityPolicy>},
     {"fifo", &make<RoundRobinPolicy>},
 };
+
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+constexpr bool registry_is_named() {
+  if (sizeof kPolicies / sizeof kPolicies[0] != sizeof kPolicyNames / sizeof kPolicyNames[0]) return false;
+  for (std::size_t i = 0; i < sizeof kPolicies / sizeof kPolicies[0]; ++i)
+    if (!same_text(kPolicies[i].name, kPolicyNames[i])) return false;
+  return true;
+}
+static_assert(registry_is_named(), "kPolicies' names are not kPolicyNames (sched/policy.h), in order");
 }  // namespace
 
 PolicyFactory find_policy(const std::string& name) {

@@ -14,7 +14,8 @@
 // moving a fiber between queues allocates nothing.
 //
 // Adding a policy: a class derived from ReadyPolicy, plus one line in the
-// registry (kPolicies in policy.cc) that names it for --policy.
+// registry (kPolicies in policy.cc) that names it for --policy, and its name
+// in the --policy row of run_options.def (policy.cc checks the two agree).
 #pragma once
 
 #include <atomic>
@@ -337,6 +338,10 @@ class RandomPolicy final : public ReadyPolicy {
 };
 
 // ---- the registry of the policies that --policy names
+// Their names, in the registry's order (the first is the default). config.cc
+// checks at compile time that run_options.def's --policy row offers exactly
+// these; policy.cc that its registry holds exactly these.
+inline constexpr const char* kPolicyNames[] = {"priority", "fifo"};
 // Makes a worker's policy.
 using PolicyFactory = std::unique_ptr<ReadyPolicy> (*)(const PolicyContext& context);
 // The factory of the policy registered as `name` (tucana-run --policy,

@@ -1,10 +1,8 @@
 #include "sync/mutex.h"
-
-#include <unistd.h>
+#include "sync/raw_write.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 namespace tucana::sync {
@@ -34,29 +32,19 @@ namespace detail {
 __thread HeldLocks t_held;
 
 namespace {
-// Straight to the descriptor: printf to stderr may take a subrank's output
-// lock (core/output.cc), which could be the very lock being reported.
-void put(const char* text) {
-  std::size_t n = std::strlen(text);
-  while (n > 0) {
-    ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
-
+// Straight to the descriptor (write_stderr): printf to stderr may take a
+// subrank's output lock (core/output.cc), the very lock being reported.
 [[noreturn]] void report(const char* what, const void* lock, LockLevel level, const char* name) {
   char line[256];
   std::snprintf(line, sizeof line, "tucana: internal error: lock order: %s %s (level %d, %p); this thread holds:\n",
                 what, name, static_cast<int>(level), lock);
-  put(line);
+  write_stderr(line);
   for (int i = 0; i < t_held.count; ++i) {
     std::snprintf(line, sizeof line, "  %s (level %d, %p)\n", t_held.name[i], static_cast<int>(t_held.level[i]),
                   t_held.lock[i]);
-    put(line);
+    write_stderr(line);
   }
-  if (t_held.count == 0) put("  nothing\n");
+  if (t_held.count == 0) write_stderr("  nothing\n");
   std::abort();
 }
 }  // namespace

@@ -87,6 +87,19 @@ void pop_held(const void* lock);
 // Aborts with a report unless the calling thread holds `lock`.
 void check_held(const void* lock, LockLevel level, const char* name);
 #endif
+
+// The lock-order hooks of Mutex and SpinLock (nothing when the checks are
+// compiled out): before blocking on `lock`, once it is taken, and as it is
+// released.
+#ifdef TUCANA_LOCK_ORDER_CHECKS
+inline void before_blocking(const void* lock, LockLevel level, const char* name) { check_order(lock, level, name); }
+inline void taken(const void* lock, LockLevel level, const char* name) { push_held(lock, level, name); }
+inline void releasing(const void* lock) { pop_held(lock); }
+#else
+inline void before_blocking(const void*, LockLevel, const char*) {}
+inline void taken(const void*, LockLevel, const char*) {}
+inline void releasing(const void*) {}
+#endif
 }  // namespace detail
 
 // How many locks of this file's kinds the calling thread holds (0 when the
@@ -109,25 +122,17 @@ class TUCANA_CAPABILITY("mutex") Mutex {
   Mutex& operator=(const Mutex&) = delete;
 
   void lock() TUCANA_ACQUIRE() {
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::check_order(this, level_, name_);
-#endif
+    detail::before_blocking(this, level_, name_);
     m_.lock();
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::push_held(this, level_, name_);
-#endif
+    detail::taken(this, level_, name_);
   }
   bool try_lock() TUCANA_TRY_ACQUIRE(true) {
     if (!m_.try_lock()) return false;
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::push_held(this, level_, name_);
-#endif
+    detail::taken(this, level_, name_);
     return true;
   }
   void unlock() TUCANA_RELEASE() {
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::pop_held(this);
-#endif
+    detail::releasing(this);
     m_.unlock();
   }
   // Tells the analysis that the caller holds this mutex (for callbacks that
@@ -202,18 +207,12 @@ class TUCANA_CAPABILITY("spin lock") SpinLock {
   SpinLock& operator=(const SpinLock&) = delete;
 
   void lock() TUCANA_ACQUIRE() {
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::check_order(this, level_, name_);
-#endif
+    detail::before_blocking(this, level_, name_);
     if (locked_.exchange(true, std::memory_order_acquire)) lock_contended();
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::push_held(this, level_, name_);
-#endif
+    detail::taken(this, level_, name_);
   }
   void unlock() TUCANA_RELEASE() {
-#ifdef TUCANA_LOCK_ORDER_CHECKS
-    detail::pop_held(this);
-#endif
+    detail::releasing(this);
     locked_.store(false, std::memory_order_release);
   }
 

@@ -27,6 +27,23 @@ namespace tucana::mpi {
 
 namespace {
 std::size_t sz(int i) { return static_cast<std::size_t>(i); }
+
+// The argument checks of a rooted gather or scatter, in MPI's order: the
+// root; this rank's own part (`own_count` elements of `own_type`) unless it
+// is MPI_IN_PLACE at the root; at the root, the part of each rank
+// (`root_counts[i]` elements of `root_type` for i < `root_parts`: the one
+// count of MPI_Gather/MPI_Scatter, or the per-rank counts of the v forms).
+int check_rooted(const Call& call, int root, bool in_place, int own_count, TMPI_Datatype own_type,
+                 TypeMapPtr* own_map, const int root_counts[], int root_parts, TMPI_Datatype root_type,
+                 TypeMapPtr* root_map) {
+  if (int e = check_root(call, root)) return e;
+  if (!in_place)
+    if (int e = check_part(call.me, call.comm, call.name, own_count, own_type, own_map)) return e;
+  if (call.info.rank == root)
+    for (int i = 0; i < root_parts; ++i)
+      if (int e = check_part(call.me, call.comm, call.name, root_counts[i], root_type, root_map)) return e;
+  return TMPI_SUCCESS;
+}
 }  // namespace
 
 std::vector<int> uniform_counts(int n, int value) { return std::vector<int>(sz(n), value); }
@@ -65,9 +82,8 @@ int do_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, T
   if (call.info.comm->inter()) return inter_reduce(call, sendbuf, recvbuf, count, type, op, root);
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
+  if (int e = check_reduction(call, count, type, op, &map, &bytes, &red)) return e;
   if (int e = check_root(call, root)) return e;
   if (sendbuf == TMPI_IN_PLACE) {
     if (call.info.rank != root)
@@ -86,9 +102,8 @@ int do_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int count
   if (call.info.comm->inter()) return inter_allreduce(call, sendbuf, recvbuf, count, type, op);
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
+  if (int e = check_reduction(call, count, type, op, &map, &bytes, &red)) return e;
   Collective c(call);
   Flat out(recvbuf, sz(count), map, sendbuf == TMPI_IN_PLACE);
   if (sendbuf != TMPI_IN_PLACE) {
@@ -104,16 +119,10 @@ int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
                const int rcounts[], const int displs[], TMPI_Datatype rtype, int root) {
   if (call.info.comm->inter())
     return inter_gatherv(call, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root);
-  Subrank* me = call.me;
   const CommInfo& ci = call.info;
-  if (int e = check_root(call, root)) return e;
   bool in_place = sendbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
-  if (!in_place)
-    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
-  if (ci.rank == root)
-    for (int i = 0; i < ci.size; ++i)
-      if (int e = check_part(me, call.comm, call.name, rcounts[i], rtype, &rmap)) return e;
+  if (int e = check_rooted(call, root, in_place, scount, stype, &smap, rcounts, ci.size, rtype, &rmap)) return e;
   Collective c(call);
   if (ci.rank != root) {
     Piece mine(sendbuf, 0, sz(scount), smap, true);
@@ -142,15 +151,10 @@ int do_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Datatype 
 int do_gather(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
               TMPI_Datatype rtype, int root) {
   if (call.info.comm->inter()) return inter_gather(call, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-  Subrank* me = call.me;
   const CommInfo& ci = call.info;
-  if (int e = check_root(call, root)) return e;
   bool in_place = sendbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
-  if (!in_place)
-    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
-  if (ci.rank == root)
-    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  if (int e = check_rooted(call, root, in_place, scount, stype, &smap, &rcount, 1, rtype, &rmap)) return e;
   // Every block has the same size (MPI: matching type signatures), known
   // at the root from the receive side and elsewhere from the send side.
   std::size_t block = ci.rank == root ? sz(rcount) * rmap->size : sz(scount) * smap->size;
@@ -171,16 +175,10 @@ int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], cons
                 void* recvbuf, int rcount, TMPI_Datatype rtype, int root) {
   if (call.info.comm->inter())
     return inter_scatterv(call, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root);
-  Subrank* me = call.me;
   const CommInfo& ci = call.info;
-  if (int e = check_root(call, root)) return e;
   bool in_place = recvbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
-  if (!in_place)
-    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
-  if (ci.rank == root)
-    for (int i = 0; i < ci.size; ++i)
-      if (int e = check_part(me, call.comm, call.name, scounts[i], stype, &smap)) return e;
+  if (int e = check_rooted(call, root, in_place, rcount, rtype, &rmap, scounts, ci.size, stype, &smap)) return e;
   Collective c(call);
   if (ci.rank != root) {
     Piece mine(recvbuf, 0, sz(rcount), rmap, false);
@@ -208,15 +206,10 @@ int do_scatterv(const Call& call, const void* sendbuf, const int scounts[], cons
 int do_scatter(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, void* recvbuf, int rcount,
                TMPI_Datatype rtype, int root) {
   if (call.info.comm->inter()) return inter_scatter(call, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-  Subrank* me = call.me;
   const CommInfo& ci = call.info;
-  if (int e = check_root(call, root)) return e;
   bool in_place = recvbuf == TMPI_IN_PLACE && ci.rank == root;
   TypeMapPtr smap, rmap;
-  if (!in_place)
-    if (int e = check_part(me, call.comm, call.name, rcount, rtype, &rmap)) return e;
-  if (ci.rank == root)
-    if (int e = check_part(me, call.comm, call.name, scount, stype, &smap)) return e;
+  if (int e = check_rooted(call, root, in_place, rcount, rtype, &rmap, &scount, 1, stype, &smap)) return e;
   std::size_t block = ci.rank == root ? sz(scount) * smap->size : sz(rcount) * rmap->size;
   std::vector<char> all;
   if (ci.rank == root) {
@@ -370,9 +363,8 @@ int do_scan(const Call& call, const void* sendbuf, void* recvbuf, int count, TMP
   const CommInfo& ci = call.info;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
+  if (int e = check_reduction(call, count, type, op, &map, &bytes, &red)) return e;
   if (sendbuf == TMPI_IN_PLACE) sendbuf = recvbuf;
   Collective c(call);
   Flat in(sendbuf, sz(count), map, true);
@@ -409,9 +401,8 @@ int do_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, cons
   int total = static_cast<int>(sum);
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, map, &red)) return e;
+  if (int e = check_reduction(call, total, type, op, &map, &bytes, &red)) return e;
   const void* input = sendbuf == TMPI_IN_PLACE ? recvbuf : sendbuf;
   std::vector<char> result(bytes);
   Collective c(call);

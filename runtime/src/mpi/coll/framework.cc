@@ -259,6 +259,12 @@ int check_root(const Call& c, int root) {
   return TMPI_SUCCESS;
 }
 
+int check_reduction(const Call& c, int count, TMPI_Datatype type, TMPI_Op op, TypeMapPtr* map, std::size_t* bytes,
+                    Reduction* red) {
+  if (int e = check_buffer(c.me, c.comm, c.name, count, type, map, bytes)) return e;
+  return make_reduction(c.me, c.comm, c.name, op, type, count, *map, red);
+}
+
 Flat::Flat(const void* buf, std::size_t count, const TypeMapPtr& map, bool load)
     : buf_(const_cast<void*>(buf)), count_(count) {
   if (map->contiguous()) {

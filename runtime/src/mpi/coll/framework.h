@@ -209,6 +209,11 @@ int check_buffer(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_
                  std::size_t* bytes);
 int check_part(Subrank* me, TMPI_Comm comm, const char* call, int count, TMPI_Datatype type, TypeMapPtr* map);
 int check_root(const Call& c, int root);
+// A reduction's buffer (check_buffer) and then its operation on that
+// datatype (make_reduction), both on the call's communicator: the checks
+// every reducing collective makes first. Sets *map, *bytes and *red.
+int check_reduction(const Call& c, int count, TMPI_Datatype type, TMPI_Op op, TypeMapPtr* map, std::size_t* bytes,
+                    Reduction* red);
 
 // A collective's buffer as contiguous bytes: the user's buffer itself when
 // its datatype is contiguous, else a packed copy that store() unpacks back.

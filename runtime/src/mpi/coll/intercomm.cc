@@ -52,14 +52,105 @@ int check_inter_root(const Call& c, int root) {
   return TMPI_SUCCESS;
 }
 
+// The checks of MPI_Bcast's and MPI_Reduce's arguments on an
+// intercommunicator: the root, then the buffer of `count` elements of
+// `type` (sets *map and *bytes) unless `root` is MPI_PROC_NULL, which has
+// nothing to check or do.
+int check_rooted_buffer(const Call& c, int root, int count, TMPI_Datatype type, TypeMapPtr* map,
+                        std::size_t* bytes) {
+  if (int e = check_inter_root(c, root)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
+  return check_buffer(c.me, c.comm, c.name, count, type, map, bytes);
+}
+
 int no_in_place(const Call& c, const void* buf) {
   if (buf != TMPI_IN_PLACE) return TMPI_SUCCESS;
   return mpi_error(c.me, c.comm, TMPI_ERR_BUFFER, c.name, "MPI_IN_PLACE is not valid on an intercommunicator");
 }
 
+// The argument checks of MPI_Allgather and MPI_Alltoall on an
+// intercommunicator, in this order: no MPI_IN_PLACE, the send part, the
+// receive part.
+int check_uniform(const Call& call, const void* sendbuf, int scount, TMPI_Datatype stype, TypeMapPtr* smap,
+                  int rcount, TMPI_Datatype rtype, TypeMapPtr* rmap) {
+  if (int e = no_in_place(call, sendbuf)) return e;
+  if (int e = check_part(call.me, call.comm, call.name, scount, stype, smap)) return e;
+  return check_part(call.me, call.comm, call.name, rcount, rtype, rmap);
+}
+
 // The first error of a sequence of steps (every step still runs, so that
 // the other members do not hang).
 int first_error(int a, int b) { return a ? a : b; }
+
+// This group's reduction of `in` into `acc` at its rank 0, in its rank
+// order: the first step of every reduction on an intercommunicator.
+int reduce_in_group(InterCalls& v, const void* in, void* acc, const Reduction& red, std::size_t bytes) {
+  Collective c(v.local);
+  reduce(c, in, acc, red, 0, bytes);
+  return finish(c);
+}
+
+// The leaders (rank 0 of each group) swap `out` for the other group's `in`;
+// the other ranks do nothing. Returns `err`, the error so far, if set, else
+// the swap's.
+int swap_at_leaders(InterCalls& v, const void* out, std::size_t out_bytes, void* in, std::size_t in_bytes, int kind,
+                    int err) {
+  if (v.local.info.rank != 0) return err;
+  Collective c(v.remote);
+  c.sendrecv(out, out_bytes, 0, in, in_bytes, 0, kind);
+  return first_error(err, finish(c));
+}
+
+// Which way the data of a rooted call goes between the root and the other
+// group: to the root (MPI_Gatherv) or from it (MPI_Scatterv).
+enum class Flow { kGather, kScatter };
+
+// The root's side: block i is `counts[i]` elements of `type` at element
+// `displs[i]` of `buf`, received from (gather) or sent to (scatter) rank i
+// of the remote group; every part is checked first.
+int root_side(const Call& call, InterCalls& v, const void* buf, const int counts[], const int displs[],
+              TMPI_Datatype type, Flow flow) {
+  const bool gather = flow == Flow::kGather;
+  const int n = call.info.comm->remote->size;
+  std::vector<std::unique_ptr<Piece>> blocks;
+  for (int i = 0; i < n; ++i) {
+    TypeMapPtr map;
+    if (int e = check_part(call.me, call.comm, call.name, counts[i], type, &map)) return e;
+    blocks.push_back(std::make_unique<Piece>(buf, displs[i], sz(counts[i]), map, !gather));
+  }
+  Collective c(v.remote);
+  Exchange x(c);
+  for (int i = 0; i < n; ++i) {
+    Piece& b = *blocks[sz(i)];
+    if (gather)
+      x.recv(b.data(), b.bytes(), i, kTagGather);
+    else
+      x.send(b.data(), b.bytes(), i, kTagScatter);
+  }
+  x.wait();
+  if (gather)
+    for (auto& b : blocks) b->store();
+  return finish(c);
+}
+
+// The side of a rank of the other group: its `count` elements of `type` at
+// `buf` go to (gather) or come from (scatter) the root, rank `root` of the
+// remote group.
+int member_side(const Call& call, InterCalls& v, const void* buf, int count, TMPI_Datatype type, int root, Flow flow) {
+  const bool gather = flow == Flow::kGather;
+  TypeMapPtr map;
+  if (int e = check_part(call.me, call.comm, call.name, count, type, &map)) return e;
+  if (int e = no_in_place(call, buf)) return e;
+  Piece mine(buf, 0, sz(count), map, gather);
+  Collective c(v.remote);
+  if (gather) {
+    c.send(mine.data(), mine.bytes(), root, kTagGather);
+  } else {
+    c.recv(mine.data(), mine.bytes(), root, kTagScatter);
+    mine.store();
+  }
+  return finish(c);
+}
 
 // One block to and one from every rank of the remote group, sent in a
 // rotating order. `out[i]` / `in[i]`: the blocks for / from remote rank i.
@@ -90,11 +181,10 @@ int inter_barrier(const Call& call) {
 
 int inter_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, int root) {
   InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  if (int e = check_rooted_buffer(call, root, count, type, &map, &bytes)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   if (root == TMPI_ROOT) {
     Collective c(v.remote);
     Flat flat(buffer, sz(count), map, true);
@@ -117,11 +207,10 @@ int inter_bcast(const Call& call, void* buffer, int count, TMPI_Datatype type, i
 int inter_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count, TMPI_Datatype type, TMPI_Op op,
                  int root) {
   InterCalls v(call);
-  if (int e = check_inter_root(call, root)) return e;
-  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
+  if (int e = check_rooted_buffer(call, root, count, type, &map, &bytes)) return e;
+  if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
   if (root == TMPI_ROOT) {
     Flat out(recvbuf, sz(count), map, false);
     Collective c(v.remote);
@@ -134,12 +223,7 @@ int inter_reduce(const Call& call, const void* sendbuf, void* recvbuf, int count
   if (int e = no_in_place(call, sendbuf)) return e;
   Flat in(sendbuf, sz(count), map, true);
   std::vector<char> acc(bytes);
-  int err;
-  {
-    Collective c(v.local);  // the group's reduction, in its rank order, at its rank 0
-    reduce(c, in.data(), acc.data(), red, 0, bytes);
-    err = finish(c);
-  }
+  int err = reduce_in_group(v, in.data(), acc.data(), red, bytes);
   if (call.info.rank != 0) return err;
   Collective c(v.remote);
   c.send(acc.data(), bytes, root, kTagReduce);
@@ -150,24 +234,14 @@ int inter_allreduce(const Call& call, const void* sendbuf, void* recvbuf, int co
   InterCalls v(call);
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, count, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, count, map, &red)) return e;
+  if (int e = check_reduction(call, count, type, op, &map, &bytes, &red)) return e;
   if (int e = no_in_place(call, sendbuf)) return e;
   Flat in(sendbuf, sz(count), map, true);
   Flat out(recvbuf, sz(count), map, false);
   std::vector<char> acc(bytes);
-  int err;
-  {
-    Collective c(v.local);
-    reduce(c, in.data(), acc.data(), red, 0, bytes);
-    err = finish(c);
-  }
-  if (call.info.rank == 0) {  // the leaders swap their groups' results
-    Collective c(v.remote);
-    c.sendrecv(acc.data(), bytes, 0, out.data(), bytes, 0, kTagAllreduce);
-    err = first_error(err, finish(c));
-  }
+  int err = reduce_in_group(v, in.data(), acc.data(), red, bytes);
+  err = swap_at_leaders(v, acc.data(), bytes, out.data(), bytes, kTagAllreduce, err);  // the groups' results
   Collective c(v.local2);
   bcast(c, out.data(), bytes, 0);
   out.store();
@@ -194,9 +268,7 @@ int inter_allgather(const Call& call, const void* sendbuf, int scount, TMPI_Data
                     TMPI_Datatype rtype) {
   InterCalls v(call);
   TypeMapPtr smap, rmap;
-  if (int e = no_in_place(call, sendbuf)) return e;
-  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &smap)) return e;
-  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  if (int e = check_uniform(call, sendbuf, scount, stype, &smap, rcount, rtype, &rmap)) return e;
   const int n = call.info.comm->remote->size;
   Piece mine(sendbuf, 0, sz(scount), smap, true);
   const std::size_t block = mine.bytes(), rblock = sz(rcount) * rmap->size;
@@ -207,11 +279,7 @@ int inter_allgather(const Call& call, const void* sendbuf, int scount, TMPI_Data
     allgather(c, mine.data(), ours.data(), block);
     err = finish(c);
   }
-  if (call.info.rank == 0) {
-    Collective c(v.remote);
-    c.sendrecv(ours.data(), ours.size(), 0, theirs.data(), theirs.size(), 0, kTagAllgather);
-    err = first_error(err, finish(c));
-  }
+  err = swap_at_leaders(v, ours.data(), ours.size(), theirs.data(), theirs.size(), kTagAllgather, err);
   Collective c(v.local2);
   bcast(c, theirs.data(), theirs.size(), 0);
   if (rcount)
@@ -225,9 +293,7 @@ int inter_alltoall(const Call& call, const void* sendbuf, int scount, TMPI_Datat
                    TMPI_Datatype rtype) {
   InterCalls v(call);
   TypeMapPtr smap, rmap;
-  if (int e = no_in_place(call, sendbuf)) return e;
-  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &smap)) return e;
-  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &rmap)) return e;
+  if (int e = check_uniform(call, sendbuf, scount, stype, &smap, rcount, rtype, &rmap)) return e;
   const int n = call.info.comm->remote->size;
   std::vector<std::unique_ptr<Piece>> out, in;
   for (int i = 0; i < n; ++i) {
@@ -280,27 +346,8 @@ int inter_gatherv(const Call& call, const void* sendbuf, int scount, TMPI_Dataty
   InterCalls v(call);
   if (int e = check_inter_root(call, root)) return e;
   if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  TypeMapPtr map;
-  if (root == TMPI_ROOT) {
-    const int n = call.info.comm->remote->size;
-    std::vector<std::unique_ptr<Piece>> blocks;
-    for (int i = 0; i < n; ++i) {
-      if (int e = check_part(call.me, call.comm, call.name, rcounts[i], rtype, &map)) return e;
-      blocks.push_back(std::make_unique<Piece>(recvbuf, displs[i], sz(rcounts[i]), map, false));
-    }
-    Collective c(v.remote);
-    Exchange x(c);
-    for (int i = 0; i < n; ++i) x.recv(blocks[sz(i)]->data(), blocks[sz(i)]->bytes(), i, kTagGather);
-    x.wait();
-    for (auto& b : blocks) b->store();
-    return finish(c);
-  }
-  if (int e = check_part(call.me, call.comm, call.name, scount, stype, &map)) return e;
-  if (int e = no_in_place(call, sendbuf)) return e;
-  Piece mine(sendbuf, 0, sz(scount), map, true);
-  Collective c(v.remote);
-  c.send(mine.data(), mine.bytes(), root, kTagGather);
-  return finish(c);
+  if (root == TMPI_ROOT) return root_side(call, v, recvbuf, rcounts, displs, rtype, Flow::kGather);
+  return member_side(call, v, sendbuf, scount, stype, root, Flow::kGather);
 }
 
 int inter_scatterv(const Call& call, const void* sendbuf, const int scounts[], const int displs[],
@@ -308,27 +355,8 @@ int inter_scatterv(const Call& call, const void* sendbuf, const int scounts[], c
   InterCalls v(call);
   if (int e = check_inter_root(call, root)) return e;
   if (root == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  TypeMapPtr map;
-  if (root == TMPI_ROOT) {
-    const int n = call.info.comm->remote->size;
-    std::vector<std::unique_ptr<Piece>> blocks;
-    for (int i = 0; i < n; ++i) {
-      if (int e = check_part(call.me, call.comm, call.name, scounts[i], stype, &map)) return e;
-      blocks.push_back(std::make_unique<Piece>(sendbuf, displs[i], sz(scounts[i]), map, true));
-    }
-    Collective c(v.remote);
-    Exchange x(c);
-    for (int i = 0; i < n; ++i) x.send(blocks[sz(i)]->data(), blocks[sz(i)]->bytes(), i, kTagScatter);
-    x.wait();
-    return finish(c);
-  }
-  if (int e = check_part(call.me, call.comm, call.name, rcount, rtype, &map)) return e;
-  if (int e = no_in_place(call, recvbuf)) return e;
-  Piece mine(recvbuf, 0, sz(rcount), map, false);
-  Collective c(v.remote);
-  c.recv(mine.data(), mine.bytes(), root, kTagScatter);
-  mine.store();
-  return finish(c);
+  if (root == TMPI_ROOT) return root_side(call, v, sendbuf, scounts, displs, stype, Flow::kScatter);
+  return member_side(call, v, recvbuf, rcount, rtype, root, Flow::kScatter);
 }
 
 int inter_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, const int rcounts[],
@@ -343,23 +371,13 @@ int inter_reduce_scatter(const Call& call, const void* sendbuf, void* recvbuf, c
   }
   std::size_t bytes;
   TypeMapPtr map;
-  if (int e = check_buffer(call.me, call.comm, call.name, total, type, &map, &bytes)) return e;
   Reduction red;
-  if (int e = make_reduction(call.me, call.comm, call.name, op, type, total, map, &red)) return e;
+  if (int e = check_reduction(call, total, type, op, &map, &bytes, &red)) return e;
   if (int e = no_in_place(call, sendbuf)) return e;
   Flat in(sendbuf, sz(total), map, true);
   std::vector<char> acc(bytes), theirs(bytes);
-  int err;
-  {
-    Collective c(v.local);  // this group's reduction, at its rank 0
-    reduce(c, in.data(), acc.data(), red, 0, bytes);
-    err = finish(c);
-  }
-  if (call.info.rank == 0) {  // the leaders swap their groups' reductions
-    Collective c(v.remote);
-    c.sendrecv(acc.data(), bytes, 0, theirs.data(), bytes, 0, kTagAllreduce);
-    err = first_error(err, finish(c));
-  }
+  int err = reduce_in_group(v, in.data(), acc.data(), red, bytes);
+  err = swap_at_leaders(v, acc.data(), bytes, theirs.data(), bytes, kTagAllreduce, err);  // the groups' reductions
   // The other group's reduction, scattered over this group by rcounts.
   const std::size_t element = map->size;
   Piece mine(recvbuf, 0, sz(rcounts[call.info.rank]), map, false);

@@ -18,9 +18,9 @@
 #include <cstring>
 #include <string>
 #include <strings.h>
-#include <vector>
 
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "core/runtime.h"
 #include "sync/mutex.h"
 
@@ -35,40 +35,17 @@ struct Session {
   int thread_level = TMPI_THREAD_SINGLE;
 };
 
-struct SessionTable {
-  sync::Mutex lock{sync::LockLevel::kLeaf, "sessions"};
-  std::vector<Session*> sessions TUCANA_GUARDED_BY(lock){nullptr};  // [0]: MPI_SESSION_NULL
-};
+// 0 is MPI_SESSION_NULL.
+using SessionTable = HandleTable<Session*, HandleReuse::kLowestFree>;
 SessionTable& table() {
-  static SessionTable* t = new SessionTable;  // never destroyed
+  static SessionTable* t = new SessionTable(sync::LockLevel::kLeaf, "sessions", 1);  // never destroyed
   return *t;
 }
 
 // The session `s` of the calling subrank, or null.
 Session* find(Subrank* me, TMPI_Session s) {
-  SessionTable& t = table();
-  sync::MutexLock hold(t.lock);
-  if (s <= 0 || static_cast<std::size_t>(s) >= t.sessions.size()) return nullptr;
-  Session* found = t.sessions[static_cast<std::size_t>(s)];
+  Session* found = table().find(s).value_or(nullptr);
   return found && found->owner == me ? found : nullptr;
-}
-
-TMPI_Session add(Session* s) {
-  SessionTable& t = table();
-  sync::MutexLock hold(t.lock);
-  for (std::size_t h = 1; h < t.sessions.size(); ++h)
-    if (!t.sessions[h]) {
-      t.sessions[h] = s;
-      return static_cast<TMPI_Session>(h);
-    }
-  t.sessions.push_back(s);
-  return static_cast<TMPI_Session>(t.sessions.size() - 1);
-}
-
-void remove(TMPI_Session s) {
-  SessionTable& t = table();
-  sync::MutexLock hold(t.lock);
-  t.sessions[static_cast<std::size_t>(s)] = nullptr;
 }
 
 // An error of a call on session `s` (through its handler), or on an
@@ -167,7 +144,7 @@ int TMPI_Session_init(TMPI_Info info, TMPI_Errhandler errhandler, TMPI_Session* 
     }
     if (asked >= 0 && asked < s->thread_level) s->thread_level = asked;
   }
-  *session = add(s);
+  *session = table().allocate(s);
   ++me->sessions;
   return TMPI_SUCCESS;
 }
@@ -178,7 +155,7 @@ int TMPI_Session_finalize(TMPI_Session* session) {
   if (!session) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "null session pointer");
   Session* s = find(me, *session);
   if (!s) return session_error(me, *session, nullptr, TMPI_ERR_SESSION, call, "invalid session");
-  remove(*session);
+  table().release(*session);
   delete s;
   --me->sessions;
   *session = TMPI_SESSION_NULL;

@@ -27,17 +27,26 @@ int check_rank(Subrank* me, TMPI_Comm comm, const char* call, const Comm& c, int
                    c.size - 1);
 }
 
-const Comm* cart_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
+// The communicator `comm` if it is valid and has the topology `topology`
+// (Comm::cart, ::graph or ::dist_graph), else null with *err set: to
+// MPI_ERR_COMM, or to MPI_ERR_TOPOLOGY "<comm> has no <kind> topology".
+template <typename Topology>
+const Comm* with_topology(Subrank* me, TMPI_Comm comm, const char* call, std::unique_ptr<Topology> Comm::*topology,
+                          const char* kind, int* err) {
   const Comm* c = me->handles->comm(comm);
   if (!c) {
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
     return nullptr;
   }
-  if (!c->cart) {
-    *err = mpi_error(me, comm, TMPI_ERR_TOPOLOGY, call, "%s has no Cartesian topology", comm_name(comm));
+  if (!(c->*topology)) {
+    *err = mpi_error(me, comm, TMPI_ERR_TOPOLOGY, call, "%s has no %s topology", comm_name(comm), kind);
     return nullptr;
   }
   return c;
+}
+
+const Comm* cart_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
+  return with_topology(me, comm, call, &Comm::cart, "Cartesian", err);
 }
 
 // Row-major coordinates of `rank` in `dims`.
@@ -65,29 +74,11 @@ int rank_at(const CartTopology& t, const int* coords) {
 }
 
 const Comm* graph_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
-  const Comm* c = me->handles->comm(comm);
-  if (!c) {
-    *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
-    return nullptr;
-  }
-  if (!c->graph) {
-    *err = mpi_error(me, comm, TMPI_ERR_TOPOLOGY, call, "%s has no graph topology", comm_name(comm));
-    return nullptr;
-  }
-  return c;
+  return with_topology(me, comm, call, &Comm::graph, "graph", err);
 }
 
 const Comm* dist_graph_of(Subrank* me, TMPI_Comm comm, const char* call, int* err) {
-  const Comm* c = me->handles->comm(comm);
-  if (!c) {
-    *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COMM, call, "invalid communicator %d", comm);
-    return nullptr;
-  }
-  if (!c->dist_graph) {
-    *err = mpi_error(me, comm, TMPI_ERR_TOPOLOGY, call, "%s has no distributed graph topology", comm_name(comm));
-    return nullptr;
-  }
-  return c;
+  return with_topology(me, comm, call, &Comm::dist_graph, "distributed graph", err);
 }
 
 // The neighbours of `rank` in a graph topology (edges index[rank-1] to index[rank]).

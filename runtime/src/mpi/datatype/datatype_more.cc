@@ -62,9 +62,8 @@ int TMPI_Type_get_true_extent_x(TMPI_Datatype type, TMPI_Count* lb, TMPI_Count* 
 // The _x forms count in 64 bits, as the status does (its byte count is a
 // long long).
 int TMPI_Get_elements_x(const TMPI_Status* status, TMPI_Datatype type, TMPI_Count* count) {
-  TypeMapPtr m = type_map(type);
-  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements_x", "invalid datatype %d", type);
-  long long elements = elements_in(*m, status->tmpi_bytes);
+  long long elements;
+  if (int err = received_elements("MPI_Get_elements_x", status, type, &elements)) return err;
   *count = elements < 0 ? TMPI_UNDEFINED : elements;
   return TMPI_SUCCESS;
 }

@@ -231,8 +231,9 @@ TMPI_Datatype convert_all(const TypeMap& map, std::size_t count, bool pack, cons
   return external32_convert(map, count * per_element, pack, in, out);
 }
 
-// The common checks: the data representation and the datatype.
-TypeMapPtr checked(Subrank* me, const char* call, const char* datarep, TMPI_Datatype type, int* err) {
+// The common checks, in this order: the data representation, the datatype
+// and the element count (not negative).
+TypeMapPtr checked(Subrank* me, const char* call, const char* datarep, TMPI_Datatype type, int count, int* err) {
   if (!datarep || std::strcmp(datarep, "external32") != 0) {
     *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_ARG, call, "data representation \"%s\" is not \"external32\"",
                      datarep ? datarep : "(null)");
@@ -249,7 +250,22 @@ TypeMapPtr checked(Subrank* me, const char* call, const char* datarep, TMPI_Data
                      type_info(bad)->name);
     return nullptr;
   }
+  if (count < 0) {
+    *err = mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", count);
+    return nullptr;
+  }
   return m;
+}
+
+// The packed data's `bytes` at `position` must lie within the packed buffer
+// of `size` bytes: else MPI_ERR_TRUNCATE, "<bytes> bytes <fails> at
+// position ...".
+int check_span(Subrank* me, const char* call, TMPI_Aint bytes, TMPI_Aint position, TMPI_Aint size,
+               const char* fails) {
+  if (position < 0 || position + bytes > size)
+    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TRUNCATE, call, "%ld bytes %s at position %ld of a %ld-byte buffer",
+                     static_cast<long>(bytes), fails, static_cast<long>(position), static_cast<long>(size));
+  return TMPI_SUCCESS;
 }
 
 }  // namespace
@@ -307,9 +323,8 @@ int TMPI_Pack_external_size(const char datarep[], int incount, TMPI_Datatype typ
   const char* call = "MPI_Pack_external_size";
   Entered me = enter(call);
   int err = TMPI_SUCCESS;
-  TypeMapPtr m = checked(me, call, datarep, type, &err);
+  TypeMapPtr m = checked(me, call, datarep, type, incount, &err);
   if (!m) return err;
-  if (incount < 0) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", incount);
   *size = static_cast<TMPI_Aint>(static_cast<std::size_t>(incount) * external_size(*m));
   return TMPI_SUCCESS;
 }
@@ -319,15 +334,11 @@ int TMPI_Pack_external(const char datarep[], const void* inbuf, int incount, TMP
   const char* call = "MPI_Pack_external";
   Entered me = enter(call);
   int err = TMPI_SUCCESS;
-  TypeMapPtr m = checked(me, call, datarep, type, &err);
+  TypeMapPtr m = checked(me, call, datarep, type, incount, &err);
   if (!m) return err;
-  if (incount < 0) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", incount);
   auto count = static_cast<std::size_t>(incount);
   auto bytes = static_cast<TMPI_Aint>(count * external_size(*m));
-  if (*position < 0 || *position + bytes > outsize)
-    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TRUNCATE, call,
-                     "%ld bytes do not fit at position %ld of a %ld-byte buffer", static_cast<long>(bytes),
-                     static_cast<long>(*position), static_cast<long>(outsize));
+  if (int e = check_span(me, call, bytes, *position, outsize, "do not fit")) return e;
   std::vector<unsigned char> native(count * m->size);
   pack(inbuf, count, *m, native.data());
   TMPI_Datatype bad =
@@ -344,15 +355,11 @@ int TMPI_Unpack_external(const char datarep[], const void* inbuf, TMPI_Aint insi
   const char* call = "MPI_Unpack_external";
   Entered me = enter(call);
   int err = TMPI_SUCCESS;
-  TypeMapPtr m = checked(me, call, datarep, type, &err);
+  TypeMapPtr m = checked(me, call, datarep, type, outcount, &err);
   if (!m) return err;
-  if (outcount < 0) return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_COUNT, call, "negative count %d", outcount);
   auto count = static_cast<std::size_t>(outcount);
   auto bytes = static_cast<TMPI_Aint>(count * external_size(*m));
-  if (*position < 0 || *position + bytes > insize)
-    return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_TRUNCATE, call,
-                     "%ld bytes are not left at position %ld of a %ld-byte buffer", static_cast<long>(bytes),
-                     static_cast<long>(*position), static_cast<long>(insize));
+  if (int e = check_span(me, call, bytes, *position, insize, "are not left")) return e;
   std::vector<unsigned char> native(count * m->size);
   TMPI_Datatype bad =
       convert_all(*m, count, false, static_cast<const unsigned char*>(inbuf) + *position, native.data());

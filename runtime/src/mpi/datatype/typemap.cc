@@ -417,6 +417,14 @@ long long bytes_of_elements(const TypeMap& map, long long elements) {
   return bytes;
 }
 
+int received_elements(const char* call, const TMPI_Status* status, TMPI_Datatype type, long long* elements) {
+  int err = TMPI_SUCCESS;
+  TypeMapPtr m = old_type(call, type, &err);
+  if (!m) return err;
+  *elements = elements_in(*m, status->tmpi_bytes);
+  return TMPI_SUCCESS;
+}
+
 }  // namespace tucana::mpi
 
 using namespace tucana::mpi;

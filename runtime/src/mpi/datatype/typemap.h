@@ -171,5 +171,9 @@ long long elements_in(const TypeMap& map, long long bytes);
 // The bytes of packed data that hold the first `elements` predefined
 // elements of `map` (MPI_Status_set_elements).
 long long bytes_of_elements(const TypeMap& map, long long elements);
+// MPI_Get_elements and its _x form: sets *elements to elements_in of the
+// bytes `status` says were received, counted in `type`. An invalid `type`
+// is reported as `call`'s MPI_ERR_TYPE, whose code it returns.
+int received_elements(const char* call, const TMPI_Status* status, TMPI_Datatype type, long long* elements);
 
 }  // namespace tucana::mpi

@@ -51,6 +51,7 @@
 
 #include "mpi/datatype/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "mpi/datatype/external32.h"
 #include "mpi/info.h"
 #include "mpi/request.h"
@@ -112,10 +113,11 @@ struct File {
   long long split_bytes = 0;
 };
 
+// 0 is MPI_FILE_NULL; handles are never reused. MPI_FILE_NULL's error
+// handlers share the files' lock.
 struct FileTable {
-  sync::Mutex lock{sync::LockLevel::kLeaf, "files"};
-  std::vector<File*> files TUCANA_GUARDED_BY(lock){nullptr};
-  std::map<const Subrank*, TMPI_Errhandler> null_handlers TUCANA_GUARDED_BY(lock);  // MPI_FILE_NULL's, per subrank
+  HandleTable<File*, HandleReuse::kNever> files{sync::LockLevel::kLeaf, "files", 1};
+  std::map<const Subrank*, TMPI_Errhandler> null_handlers TUCANA_GUARDED_BY(files.mutex());  // per subrank
 };
 FileTable& table() {
   static FileTable* t = new FileTable;  // never destroyed
@@ -147,29 +149,11 @@ sync::Mutex& io_mutex() {
   return *m;
 }
 
-File* find(TMPI_File fh) {
-  FileTable& t = table();
-  sync::MutexLock hold(t.lock);
-  if (fh <= 0 || static_cast<std::size_t>(fh) >= t.files.size()) return nullptr;
-  return t.files[static_cast<std::size_t>(fh)];
-}
-
-TMPI_File add(File* f) {
-  FileTable& t = table();
-  sync::MutexLock hold(t.lock);
-  t.files.push_back(f);
-  return static_cast<TMPI_File>(t.files.size() - 1);
-}
-
-void remove(TMPI_File fh) {
-  FileTable& t = table();
-  sync::MutexLock hold(t.lock);
-  t.files[static_cast<std::size_t>(fh)] = nullptr;
-}
+File* find(TMPI_File fh) { return table().files.find(fh).value_or(nullptr); }
 
 TMPI_Errhandler null_handler(const Subrank* me) {
   FileTable& t = table();
-  sync::MutexLock hold(t.lock);
+  sync::MutexLock hold(t.files.mutex());
   auto it = t.null_handlers.find(me);
   return it == t.null_handlers.end() ? TMPI_ERRORS_RETURN : it->second;
 }
@@ -901,7 +885,7 @@ int TMPI_File_open(TMPI_Comm comm, const char* filename, int amode, TMPI_Info in
     return err;
   }
   TMPI_Win_lock_all(TMPI_MODE_NOCHECK, f->win);
-  f->handle = add(f);
+  f->handle = table().files.allocate(f);
   *fh = f->handle;
   return TMPI_SUCCESS;
 }
@@ -926,7 +910,7 @@ int TMPI_File_close(TMPI_File* fh) {
     TMPI_Bcast(&e, 1, TMPI_DT_INT, 0, f->comm);
     if (e) err = FILE_ERROR(f, errno_class(e), call_name, "deleting %s: %s", f->path.c_str(), std::strerror(e));
   }
-  remove(f->handle);
+  table().files.release(f->handle);
   free_view_types(&f->view);
   TMPI_Comm_free(&f->comm);
   delete f;
@@ -1070,7 +1054,7 @@ int TMPI_File_set_errhandler(TMPI_File fh, TMPI_Errhandler errhandler) {
     f->errhandler = errhandler;
   } else {
     FileTable& t = table();
-    sync::MutexLock hold(t.lock);
+    sync::MutexLock hold(t.files.mutex());
     t.null_handlers[me] = errhandler;
   }
   return TMPI_SUCCESS;

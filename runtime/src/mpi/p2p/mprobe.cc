@@ -9,11 +9,11 @@
 #include <tucana/tmpi.h>
 
 #include <cstring>
-#include <map>
 #include <vector>
 
 #include "mpi/comm/communicator.h"
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "mpi/request.h"
 #include "mpi/datatype/typemap.h"
 #include "sync/mutex.h"
@@ -30,13 +30,11 @@ struct Message {
   std::vector<char> data;  // the payload, packed
 };
 
-struct MessageTable {
-  sync::Mutex lock{sync::LockLevel::kLeaf, "matched messages"};
-  std::map<TMPI_Message, Message> messages TUCANA_GUARDED_BY(lock);
-  TMPI_Message next TUCANA_GUARDED_BY(lock) = 2;  // 0: MPI_MESSAGE_NULL, 1: MPI_MESSAGE_NO_PROC
-};
+// Handles are never reused: a stale handle (received already) is an error,
+// not another subrank's message. 0: MPI_MESSAGE_NULL, 1: MPI_MESSAGE_NO_PROC.
+using MessageTable = HandleTable<Message, HandleReuse::kNever>;
 MessageTable& table() {
-  static MessageTable* t = new MessageTable;  // never destroyed
+  static MessageTable* t = new MessageTable(sync::LockLevel::kLeaf, "matched messages", 2);  // never destroyed
   return *t;
 }
 
@@ -46,10 +44,7 @@ int take(TMPI_Comm comm, const TMPI_Status& st, TMPI_Message* message) {
   if (int err = TMPI_Recv(m.data.data(), static_cast<int>(m.data.size()), TMPI_DT_BYTE, st.MPI_SOURCE, st.MPI_TAG,
                           comm, TMPI_STATUS_IGNORE))
     return err;
-  MessageTable& t = table();
-  sync::MutexLock hold(t.lock);
-  *message = t.next++;
-  t.messages.emplace(*message, std::move(m));
+  *message = table().allocate(std::move(m));
   return TMPI_SUCCESS;
 }
 
@@ -76,14 +71,13 @@ int receive(const char* call, void* buf, int count, TMPI_Datatype type, TMPI_Mes
   Message m;
   {
     MessageTable& t = table();
-    sync::MutexLock hold(t.lock);
-    auto it = t.messages.find(*message);
-    if (it == t.messages.end() || it->second.owner != me) {
+    sync::MutexLock hold(t.mutex());
+    const Message* found = t.find_locked(*message);
+    if (!found || found->owner != me) {
       hold.unlock();  // the error handler is the program's
       return mpi_error(me, TMPI_COMM_WORLD, TMPI_ERR_REQUEST, call, "invalid message handle %d", *message);
     }
-    m = std::move(it->second);
-    t.messages.erase(it);
+    m = t.release_locked(*message);
   }
   *message = TMPI_MESSAGE_NULL;
   *comm = m.comm;

@@ -775,9 +775,8 @@ int TMPI_Get_count(const TMPI_Status* status, TMPI_Datatype type, int* count) {
 // along the type signature (MPI_UNDEFINED only when the data ends inside
 // a predefined element).
 int TMPI_Get_elements(const TMPI_Status* status, TMPI_Datatype type, int* count) {
-  TypeMapPtr m = type_map(type);
-  if (!m) return mpi_error(current_subrank(), TMPI_COMM_WORLD, TMPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype %d", type);
-  long long elements = elements_in(*m, status->tmpi_bytes);
+  long long elements;
+  if (int err = received_elements("MPI_Get_elements", status, type, &elements)) return err;
   *count = elements < 0 || elements > INT_MAX ? TMPI_UNDEFINED : static_cast<int>(elements);
   return TMPI_SUCCESS;
 }

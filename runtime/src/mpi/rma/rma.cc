@@ -39,6 +39,7 @@
 #include "mpi/attributes.h"
 #include "mpi/datatype/datatype.h"
 #include "mpi/errors.h"
+#include "mpi/handle_table.h"
 #include "mpi/info.h"
 #include "mpi/rma/rma.h"
 #include "mpi/datatype/typemap.h"
@@ -99,40 +100,15 @@ struct Window {
   std::deque<std::pair<int, int>> lock_queue;  // (origin, lock type)
 };
 
-struct WindowTable {
-  sync::Mutex lock{sync::LockLevel::kLeaf, "windows"};
-  std::vector<Window*> windows TUCANA_GUARDED_BY(lock){nullptr};
-};
+// 0 is MPI_WIN_NULL. The lowest free handle first (freed windows' handles are
+// reused, as in MPICH; a window's name and its communicator's carry it).
+using WindowTable = HandleTable<Window*, HandleReuse::kLowestFree>;
 WindowTable& table() {
-  static WindowTable* t = new WindowTable;  // never destroyed
+  static WindowTable* t = new WindowTable(sync::LockLevel::kLeaf, "windows", 1);  // never destroyed
   return *t;
 }
 
-Window* find(TMPI_Win win) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  if (win <= 0 || static_cast<std::size_t>(win) >= t.windows.size()) return nullptr;
-  return t.windows[static_cast<std::size_t>(win)];
-}
-
-TMPI_Win add(Window* w) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  // The lowest free handle (freed windows' handles are reused, as in MPICH).
-  for (std::size_t h = 1; h < t.windows.size(); ++h)
-    if (!t.windows[h]) {
-      t.windows[h] = w;
-      return static_cast<TMPI_Win>(h);
-    }
-  t.windows.push_back(w);
-  return static_cast<TMPI_Win>(t.windows.size() - 1);
-}
-
-void remove(TMPI_Win win) {
-  WindowTable& t = table();
-  sync::MutexLock hold(t.lock);
-  t.windows[static_cast<std::size_t>(win)] = nullptr;
-}
+Window* find(TMPI_Win win) { return table().find(win).value_or(nullptr); }
 
 // ---------------------------------------------------------------- blocks
 
@@ -309,15 +285,23 @@ bool in_access_epoch(const Window* w, int target) {
          std::find(w->start_group.begin(), w->start_group.end(), target) != w->start_group.end();
 }
 
+// The target side of a communication call: its datatype's map (kept alive
+// by `keep`) and the window bytes it covers.
+struct TargetBytes {
+  const TypeMap* map = nullptr;
+  TypeMapPtr keep;
+  Blocks blocks;
+};
+
 // Checks a communication call's target and describes the target bytes.
 int target_of(Window* w, const char* call, int target, TMPI_Aint disp, int count, TMPI_Datatype type,
-              const TypeMap** map, TypeMapPtr* keep, Blocks* blocks) {
+              TargetBytes* out) {
   if (target < 0 || target >= w->size) return win_error(w, TMPI_ERR_RANK, call, "invalid target rank");
   if (count < 0) return win_error(w, TMPI_ERR_COUNT, call, "negative count");
-  *map = find_type(type, keep);
-  if (!*map) return win_error(w, TMPI_ERR_TYPE, call, "invalid target datatype");
+  out->map = find_type(type, &out->keep);
+  if (!out->map) return win_error(w, TMPI_ERR_TYPE, call, "invalid target datatype");
   // The target's bytes travel as a list of blocks.
-  if ((*map)->compact())
+  if (out->map->compact())
     return win_error(w, TMPI_ERR_TYPE, call,
                      "the target datatype has more than 16 Mi separate blocks of data: Tucana's one-sided "
                      "operations list the target's blocks, and refuse one that large");
@@ -325,11 +309,11 @@ int target_of(Window* w, const char* call, int target, TMPI_Aint disp, int count
     return win_error(w, TMPI_ERR_RMA_SYNC, call,
                      "no access epoch to the target (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
   std::int64_t unit = w->disp_units[static_cast<std::size_t>(target)];
-  append_blocks(**map, count, static_cast<std::int64_t>(disp) * unit, blocks);
+  append_blocks(*out->map, count, static_cast<std::int64_t>(disp) * unit, &out->blocks);
   TMPI_Aint limit = w->sizes[static_cast<std::size_t>(target)];
   if (limit >= 0)
-    for (std::size_t i = 0; i < blocks->size(); i += 2)
-      if ((*blocks)[i] < 0 || (*blocks)[i] + (*blocks)[i + 1] > limit)
+    for (std::size_t i = 0; i < out->blocks.size(); i += 2)
+      if (out->blocks[i] < 0 || out->blocks[i] + out->blocks[i + 1] > limit)
         return win_error(w, TMPI_ERR_RMA_RANGE, call, "target bytes outside the target's window");
   return TMPI_SUCCESS;
 }
@@ -350,17 +334,23 @@ int completed_request(TMPI_Request* request) {
   return TMPI_Isend(nullptr, 0, TMPI_DT_BYTE, TMPI_PROC_NULL, 0, TMPI_COMM_SELF, request);
 }
 
+// TMPI_WIN_CALL for a communication call (`REQUEST` null unless it is
+// request-based): the request stays null until it is made, and a target of
+// MPI_PROC_NULL has nothing to do.
+#define TMPI_WIN_OPERATION(NAME, WIN, TARGET, REQUEST)          \
+  TMPI_WIN_CALL(NAME, WIN);                                    \
+  if (REQUEST) *(REQUEST) = TMPI_REQUEST_NULL;                 \
+  if ((TARGET) == TMPI_PROC_NULL) return (REQUEST) ? completed_request(REQUEST) : TMPI_SUCCESS
+
 int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype, int target, TMPI_Aint disp,
            int tcount, TMPI_Datatype ttype, TMPI_Win win, TMPI_Request* request) {
-  TMPI_WIN_CALL(call, win);
-  if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
-  const TypeMap* tmap;
-  TypeMapPtr keep;
-  Blocks blocks;
+  TMPI_WIN_OPERATION(call, win, target, request);
   std::int64_t bytes;
   if (int err = origin_bytes(w, call, ocount, otype, &bytes)) return err;
-  if (int err = target_of(w, call, target, disp, tcount, ttype, &tmap, &keep, &blocks)) return err;
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, tcount, ttype, &to)) return err;
+  const TypeMap* tmap = to.map;
+  const Blocks& blocks = to.blocks;
   if (bytes != static_cast<std::int64_t>(tmap->size) * tcount)
     return win_error(w, TMPI_ERR_TYPE, call, "origin and target data differ in size");
   Header h{Kind::Put, 0, 0, 0, static_cast<std::int64_t>(blocks.size() / 2), bytes, 0};
@@ -376,13 +366,11 @@ int do_put(const char* call, const void* origin, int ocount, TMPI_Datatype otype
 int do_access(const char* call, Kind kind, const void* origin, int ocount, TMPI_Datatype otype, void* result,
               int rcount, TMPI_Datatype rtype, int target, TMPI_Aint disp, int tcount, TMPI_Datatype ttype,
               TMPI_Op op, TMPI_Win win, TMPI_Request* request) {
-  TMPI_WIN_CALL(call, win);
-  if (request) *request = TMPI_REQUEST_NULL;
-  if (target == TMPI_PROC_NULL) return request ? completed_request(request) : TMPI_SUCCESS;
-  const TypeMap* tmap;
-  TypeMapPtr keep;
-  Blocks blocks;
-  if (int err = target_of(w, call, target, disp, tcount, ttype, &tmap, &keep, &blocks)) return err;
+  TMPI_WIN_OPERATION(call, win, target, request);
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, tcount, ttype, &to)) return err;
+  const TypeMap* tmap = to.map;
+  const Blocks& blocks = to.blocks;
   std::int64_t target_bytes = static_cast<std::int64_t>(tmap->size) * tcount;
   std::int64_t sent = 0;
   Header h{kind, 0, op, tmap->basic, static_cast<std::int64_t>(blocks.size() / 2), 0, target_bytes};
@@ -469,7 +457,7 @@ int create_window(const char* call, TMPI_Comm comm, char* base, TMPI_Aint size, 
   w->lock_type.assign(static_cast<std::size_t>(w->size), 0);
   w->dirty.assign(static_cast<std::size_t>(w->size), 0);
   w->replies.resize(static_cast<std::size_t>(w->size));
-  w->handle = add(w);
+  w->handle = table().allocate(w);
   w->name = "window " + std::to_string(w->handle);
   std::string comm_label = "MPI_Win " + std::to_string(w->handle) + " (one-sided requests)";
   TMPI_Comm_set_name(w->comm, comm_label.c_str());
@@ -495,15 +483,16 @@ void rma_finalize(Subrank* me) {
   std::vector<Window*> mine;
   {
     WindowTable& t = table();
-    sync::MutexLock hold(t.lock);
-    for (Window* w : t.windows)
-      if (w && w->owner == me) mine.push_back(w);
+    sync::MutexLock hold(t.mutex());
+    t.for_each_locked([&](TMPI_Win, Window* w) {
+      if (w->owner == me) mine.push_back(w);
+    });
   }
   // Windows the program did not free: their agents must end for the
   // process to end. Nothing more will be applied to their memory.
   for (Window* w : mine) {
     stop_agent(w);
-    remove(w->handle);
+    table().release(w->handle);
   }
 }
 
@@ -600,7 +589,7 @@ int TMPI_Win_free(TMPI_Win* win) {
   // After the barrier no origin sends this window anything more.
   if (int err = TMPI_Barrier(w->comm)) return err;
   stop_agent(w);
-  remove(w->handle);
+  table().release(w->handle);
   if (w->owns_memory) std::free(w->base);
   std::free(w->shared_block);
   TMPI_Comm_free(&w->comm);
@@ -769,10 +758,10 @@ int TMPI_Compare_and_swap(const void* origin, const void* compare, void* result,
   const char* call = "MPI_Compare_and_swap";
   TMPI_WIN_CALL(call, win);
   if (target == TMPI_PROC_NULL) return TMPI_SUCCESS;
-  const TypeMap* map;
-  TypeMapPtr keep;
-  Blocks blocks;
-  if (int err = target_of(w, call, target, disp, 1, type, &map, &keep, &blocks)) return err;
+  TargetBytes to;
+  if (int err = target_of(w, call, target, disp, 1, type, &to)) return err;
+  const TypeMap* map = to.map;
+  const Blocks& blocks = to.blocks;
   if (!map->predefined) return win_error(w, TMPI_ERR_TYPE, call, "the datatype must be predefined");
   std::int64_t elem = static_cast<std::int64_t>(map->size);
   std::vector<char> payload(static_cast<std::size_t>(2 * elem));
