@@ -59,7 +59,15 @@ struct BlockedIn {
   const char* note = nullptr;   // free text instead of the fields above (superblocks)
 };
 
-struct Subrank {
+// What runs MPI calls on a fiber of its own: a subrank (its main) or one of
+// its tasks (tasks/task.h), each with its own record of what it waits in.
+// Written by its own fiber; read by the deadlock report (mpi/deadlock.h).
+struct Actor {
+  BlockedIn blocked;      // valid while blocked.call != nullptr
+  bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
+};
+
+struct Subrank : Actor {
   // Its copy of the privatized variables: the distance from their image
   // (tucana_priv_delta), and its tucana_priv_atexit calls (core/privatize.h).
   std::ptrdiff_t priv_delta = 0;
@@ -80,11 +88,9 @@ struct Subrank {
   // own, as another subrank may read its own at the same time.
   int last_used_code_attr = 0;
   int mpi_t_initialized = 0;  // MPI_T_init_thread minus MPI_T_finalize (mpi/tools.cc)
-  bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
   // It has sent or received a point-to-point message of another process
   // (written by its own fiber): a boundary subrank (ready_priority).
   bool talks_remote = false;
-  BlockedIn blocked;   // valid while blocked.call != nullptr
   // Its communicators and groups (mpi/comm/communicator.h), made with the
   // subrank; null only in unit tests of the layers below MPI.
   LayerState<Handles> handles = no_layer_state<Handles>();

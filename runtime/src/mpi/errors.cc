@@ -14,13 +14,12 @@ namespace tucana::mpi {
 
 void note_polling(Subrank* me, const BlockedIn& what) {
   // The subrank's own record, or its task's (a helper fiber has none).
-  bool* polling = nullptr;
-  BlockedIn* blocked = tasks::blocked_record(me, &polling);
-  if (!blocked || *polling) return;
+  Actor* actor = tasks::calling_actor(me);
+  if (!actor || actor->polling) return;
   {
     sync::MutexLock lock(polling_mutex());
-    *polling = true;
-    *blocked = what;
+    actor->polling = true;
+    actor->blocked = what;
   }
   Runtime::get().scheduler->begin_polling();
 }
@@ -177,13 +176,12 @@ Subrank* entering_subrank(const char* call, bool before_init_ok) {
           "constructor, or an atexit handler); Tucana runs MPI calls only in the program's main "
           "and what it calls",
           call);
-  bool* polling = nullptr;
-  BlockedIn* blocked = tasks::blocked_record(me, &polling);
-  if (blocked && *polling) {
+  Actor* actor = tasks::calling_actor(me);
+  if (actor && actor->polling) {
     {
       sync::MutexLock lock(polling_mutex());
-      *polling = false;
-      blocked->call = nullptr;
+      actor->polling = false;
+      actor->blocked.call = nullptr;
     }
     Runtime::get().scheduler->end_polling();
   }

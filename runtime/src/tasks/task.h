@@ -55,7 +55,7 @@ struct Scope {
   std::vector<Learned> previous, current;
 };
 
-struct Task {
+struct Task : mpi::Actor {  // (its blocked-in record and polling flag)
   mpi::Subrank* subrank = nullptr;
   Scope* parent = nullptr;
   Scope own;                         // its children
@@ -78,8 +78,6 @@ struct Task {
   regions::Instance* instance = nullptr;
   // Written by the task's own fiber only.
   bool remote = false;               // it posted a message to or from another process
-  mpi::BlockedIn blocked;            // what it waits in (deadlock reports)
-  bool polling = false;              // in a loop of unsuccessful tests
   Task* live_prev = nullptr;         // the subrank's started, unfinished tasks
   Task* live_next = nullptr;
   ~Task();
@@ -106,21 +104,12 @@ inline Task* current_task() {
   return f ? static_cast<Task*>(f->task) : nullptr;
 }
 
-// What the calling fiber of `me` waits in, for deadlock reports: the
-// subrank's own record, a task's, or null (a helper fiber: nothing to
-// report). *polling is its "in a loop of unsuccessful tests" flag.
-inline mpi::BlockedIn* blocked_record(mpi::Subrank* me, bool** polling) {
+// The actor the calling fiber of `me` runs: the subrank itself, one of its
+// tasks, or null (a helper fiber, which has nothing to report).
+inline mpi::Actor* calling_actor(mpi::Subrank* me) {
   fiber::Fiber* f = sched::Scheduler::current_fiber();
-  if (f && f == me->fiber) {
-    *polling = &me->polling;
-    return &me->blocked;
-  }
-  if (f && f->task) {
-    auto* t = static_cast<Task*>(f->task);
-    *polling = &t->polling;
-    return &t->blocked;
-  }
-  *polling = nullptr;
+  if (f && f == me->fiber) return me;
+  if (f && f->task) return static_cast<Task*>(f->task);
   return nullptr;
 }
 
@@ -129,9 +118,8 @@ inline mpi::BlockedIn* blocked_record(mpi::Subrank* me, bool** polling) {
 // leaves the outer call's description), or null: the record a blocking
 // call fills before it parks and clears (call = null) after.
 inline mpi::BlockedIn* unmarked_blocked_record(mpi::Subrank* me) {
-  bool* polling = nullptr;
-  mpi::BlockedIn* record = blocked_record(me, &polling);
-  return record && !record->call ? record : nullptr;
+  mpi::Actor* actor = calling_actor(me);
+  return actor && !actor->blocked.call ? &actor->blocked : nullptr;
 }
 
 // Waits (suspending only the calling fiber) until every child of the
