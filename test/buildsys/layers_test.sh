@@ -1,7 +1,8 @@
 #!/bin/bash
 # The runtime's layer rule holds where the build enforces it:
 #   1. for each layer, an include of the next layer's headers above it does
-#      not compile in its view (build/runtime/layers/LAYER);
+#      not compile in its view (build/runtime/layers/LAYER): GCC's "No such
+#      file", Clang's "file not found";
 #   2. no source of runtime/src reaches around the views with "../";
 #   3. every folder of runtime/src is a layer of the list.
 # Usage: layers_test.sh CXX VIEWS_DIR RUNTIME_SRC LAYER...
@@ -25,7 +26,7 @@ for ((i = 0; i + 1 < ${#layers[@]}; i++)); do
         "$cxx" -std=c++17 -fsyntax-only -I "$views/$layer" -x c++ - 2>&1)
   if [ $? -eq 0 ]; then
     fail "layer $layer can include $above_header, a header of a layer above it"
-  elif ! grep -q "$above_header: No such file" <<<"$out"; then
+  elif ! grep -qE "$above_header: No such file|'$above_header' file not found" <<<"$out"; then
     fail "layer $layer including $above_header failed for another reason than its view: $out"
   else
     echo "ok: layer $layer cannot include $above_header"
