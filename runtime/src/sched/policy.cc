@@ -67,29 +67,19 @@ std::unique_ptr<ReadyPolicy> make(const PolicyContext& context) {
   return std::make_unique<Policy>(context);
 }
 
-// The registry: one line per policy that --policy names. The first is the
+// The registry: one line per policy that --policy names, in the order of
+// kPolicyNames (sched/policy.h), whose names it takes. The first is the
 // default (SchedulerConfig::policy, Config::policy).
 struct Registered {
   const char* name;
   PolicyFactory factory;
 };
 constexpr Registered kPolicies[] = {
-    {"priority", &make<PriorityPolicy>},
-    {"fifo", &make<RoundRobinPolicy>},
+    {kPolicyNames[0], &make<PriorityPolicy>},
+    {kPolicyNames[1], &make<RoundRobinPolicy>},
 };
-
-constexpr bool same_text(const char* a, const char* b) {
-  while (*a && *a == *b) ++a, ++b;
-  return *a == *b;
-}
-
-constexpr bool registry_is_named() {
-  if (sizeof kPolicies / sizeof kPolicies[0] != sizeof kPolicyNames / sizeof kPolicyNames[0]) return false;
-  for (std::size_t i = 0; i < sizeof kPolicies / sizeof kPolicies[0]; ++i)
-    if (!same_text(kPolicies[i].name, kPolicyNames[i])) return false;
-  return true;
-}
-static_assert(registry_is_named(), "kPolicies' names are not kPolicyNames (sched/policy.h), in order");
+static_assert(sizeof kPolicies / sizeof kPolicies[0] == sizeof kPolicyNames / sizeof kPolicyNames[0],
+              "a policy of kPolicyNames (sched/policy.h) has no line in kPolicies");
 }  // namespace
 
 PolicyFactory find_policy(const std::string& name) {

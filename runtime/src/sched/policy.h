@@ -340,7 +340,7 @@ class RandomPolicy final : public ReadyPolicy {
 // ---- the registry of the policies that --policy names
 // Their names, in the registry's order (the first is the default). config.cc
 // checks at compile time that run_options.def's --policy row offers exactly
-// these; policy.cc that its registry holds exactly these.
+// these; policy.cc's registry takes its names from here, one line each.
 inline constexpr const char* kPolicyNames[] = {"priority", "fifo"};
 // Makes a worker's policy.
 using PolicyFactory = std::unique_ptr<ReadyPolicy> (*)(const PolicyContext& context);
