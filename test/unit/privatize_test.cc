@@ -159,7 +159,8 @@ TEST(PrivateDelta, ZeroOutsideSubranks) {
   std::ptrdiff_t on_thread = -1;
   std::thread([&] { on_thread = tucana_priv_delta(); }).join();
   EXPECT_EQ(on_thread, 0);
-  // A fiber that is no subrank's (Fiber::user null).
+  // A fiber that is no subrank's (Fiber::actor null).
+  tucana::mpi::install_run_hook();
   Harness h(1);
   std::ptrdiff_t on_fiber = -1;
   h.spawn(0, [&] { on_fiber = tucana_priv_delta(); });
@@ -176,6 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Priv, PrivateDeltaTest, ::testing::Values(1, 2, 4), wor
 TEST_P(PrivateDeltaTest, EachSubranksFibersSeeItsCopyOnAnyWorker) {
   constexpr int kSubranks = 4;
   constexpr int kRounds = 2000;
+  tucana::mpi::install_run_hook();  // as Runtime::run does
   Harness h(GetParam());
   std::vector<std::unique_ptr<tucana::mpi::Subrank>> subranks;
   std::atomic<int> errors{0};
@@ -201,8 +203,7 @@ TEST_P(PrivateDeltaTest, EachSubranksFibersSeeItsCopyOnAnyWorker) {
           turns.give(me);
         }
       });
-      turns.fibers[static_cast<std::size_t>(me)]->user = s;  // as Runtime::run and spawn_transient do
-      turns.fibers[static_cast<std::size_t>(me)]->globals_delta = s->priv_delta;
+      turns.fibers[static_cast<std::size_t>(me)]->actor = s;  // as Runtime::run and spawn_transient do
     }
     copy_of(g_priv_counter, s->priv_delta) = 1000 * i;
   }
@@ -215,6 +216,55 @@ TEST_P(PrivateDeltaTest, EachSubranksFibersSeeItsCopyOnAnyWorker) {
   if (GetParam() > 1) {
     EXPECT_GT(turns.moves.load(), 0) << "no fiber moved to another worker";
   }
+}
+
+// A fiber made while fibers run that works for a subrank without being its
+// own (a task, whose actor is the task, or a helper, whose actor is the
+// subrank) sees that subrank's copy; one with no actor sees the image.
+TEST(PrivateDelta, TaskAndHelperFibersSeeTheirSubranksCopy) {
+  tucana::mpi::install_run_hook();
+  Harness h(1);
+  auto s = std::make_unique<tucana::mpi::Subrank>();
+  ASSERT_TRUE(make_private_copy(&s->priv_delta));
+  ASSERT_NE(s->priv_delta, 0);
+  tucana::mpi::Actor task;  // as tasks::Task holds it
+  task.subrank = s.get();
+  EXPECT_TRUE(tucana::mpi::is_task(task));
+  EXPECT_FALSE(tucana::mpi::is_task(*s));
+  struct Probe {
+    std::ptrdiff_t delta = -1;
+    tucana::mpi::Subrank* subrank = nullptr;
+    std::atomic<int>* done = nullptr;
+  };
+  std::atomic<int> done{0};
+  Probe on_task{-1, nullptr, &done}, on_helper{-1, nullptr, &done}, on_own{-1, nullptr, &done};
+  auto probe = [](void* arg) {
+    auto* p = static_cast<Probe*>(arg);
+    p->delta = tucana_priv_delta();
+    p->subrank = tucana::mpi::actor_subrank(Scheduler::current_fiber());
+    p->done->fetch_add(1);
+  };
+  h.spawn(0, [&] {
+    Scheduler::TransientSpec spec;
+    spec.entry = probe;
+    spec.arg = &on_task;
+    spec.stack_size = 64 * 1024;
+    spec.pool = Scheduler::Pool::kTask;
+    spec.actor = &task;
+    h.scheduler().spawn_transient(spec);
+    h.scheduler().spawn_transient(probe, &on_helper, 64 * 1024, s.get(), 0);
+    h.scheduler().spawn_transient(probe, &on_own, 64 * 1024, nullptr, -1);
+    while (done.load() < 3) Scheduler::yield();
+    EXPECT_EQ(tucana_priv_delta(), 0);  // back on a fiber with no actor
+  });
+  h.run();
+  EXPECT_FALSE(h.watchdog_fired());
+  EXPECT_EQ(on_task.delta, s->priv_delta);
+  EXPECT_EQ(on_task.subrank, s.get());
+  EXPECT_EQ(on_helper.delta, s->priv_delta);
+  EXPECT_EQ(on_helper.subrank, s.get());
+  EXPECT_EQ(on_own.delta, 0);
+  EXPECT_EQ(on_own.subrank, nullptr);
 }
 
 // ------------------------------------------------------------------- inits --
@@ -276,7 +326,7 @@ TEST(PrivateAtexit, OnASubranksFiberItGoesToTheSubranksList) {
     tucana_priv_atexit(&record, const_cast<char*>("x"));
     tucana_priv_atexit(&record, const_cast<char*>("y"));
   });
-  f->user = s.get();
+  f->actor = s.get();
   h.run();
   EXPECT_EQ(g_atexit_order, "");
   s->priv_atexit.run_all();

@@ -182,7 +182,7 @@ void spawn_overflowing_task(void*) {
   spec.entry = &overflow_entry;
   spec.stack_size = 64 * 1024;
   spec.pool = Scheduler::Pool::kTask;
-  spec.user = &user;
+  spec.actor = &user;
   g_helper_scheduler->spawn_transient(spec);
 }
 

@@ -62,9 +62,7 @@ sync::Mutex g_modules_mutex{sync::LockLevel::kLeaf, "shared library images"};
 // or a thread it started (OpenMP, pthread_create); null outside subranks.
 // (Inline: every use of a shared library's variable asks.)
 inline Subrank* running_subrank() {
-  if (const fiber::Fiber* f = sched::Scheduler::current_fiber_inline()) {
-    if (f->user) return static_cast<Subrank*>(f->user);
-  }
+  if (Subrank* s = actor_subrank(sched::Scheduler::current_fiber_inline())) return s;
   return thread_subrank();
 }
 

@@ -26,6 +26,8 @@ __attribute__((section("tucana_priv"), used)) char tucana_priv_anchor[0];
 // with the executable's handle: tucana_priv_atexit outside subranks.
 int __cxa_atexit(void (*fn)(void*), void* arg, void* dso_handle);
 extern void* __dso_handle __attribute__((visibility("hidden")));
+
+__attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta = 0;
 }
 
 namespace tucana::mpi {
@@ -125,6 +127,21 @@ bool AtexitList::empty() {
   return calls_.empty();
 }
 
+std::atomic<void (*)(Subrank*)> g_subrank_run_hook{nullptr};
+
+namespace {
+// sched::g_run_hook: runs at every switch, so two dependent loads and a
+// store when no subrank hook is set.
+void take_actor_view(void* actor) {
+  Subrank* s = actor ? static_cast<Actor*>(actor)->subrank : nullptr;
+  tucana_priv_current_delta = s ? s->priv_delta : 0;
+  if (auto hook = g_subrank_run_hook.load(std::memory_order_relaxed); __builtin_expect(hook != nullptr, 0) && s)
+    hook(s);
+}
+}  // namespace
+
+void install_run_hook() { sched::g_run_hook.store(&take_actor_view, std::memory_order_release); }
+
 }  // namespace tucana::mpi
 
 using tucana::mpi::Subrank;
@@ -134,8 +151,8 @@ using tucana::mpi::Subrank;
 // x86-64 reads tucana_priv_current_delta itself (tucana/privatize.h); this
 // is the portable way, and the debugger's.
 extern "C" __attribute__((const, nothrow)) ptrdiff_t tucana_priv_delta(void) {
-  // The worker publishes the running fiber's Fiber::globals_delta (its
-  // subrank's priv_delta, or its owner's for a helper fiber).
+  // The run hook publishes the running fiber's subrank's priv_delta (that of
+  // the subrank a helper or task fiber works for).
   return tucana_priv_current_delta;
 }
 
@@ -161,9 +178,8 @@ extern "C" void tucana_priv_add_init(void (*init)(void)) {
 
 extern "C" void tucana_priv_atexit(void (*fn)(void*), void* arg) {
   assert(fn && "tucana_priv_atexit: a function");
-  const tucana::fiber::Fiber* f = tucana::sched::Scheduler::current_fiber_inline();
-  if (f && f->user) {
-    static_cast<Subrank*>(f->user)->priv_atexit.push(fn, arg);
+  if (Subrank* s = tucana::mpi::actor_subrank(tucana::sched::Scheduler::current_fiber_inline())) {
+    s->priv_atexit.push(fn, arg);
     return;
   }
   // Outside subranks: a static object's destructor, run at the process's exit.

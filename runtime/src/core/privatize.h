@@ -4,11 +4,20 @@
 // (tucana_priv_delta and tucana_priv_atexit are in privatize.cc.)
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
 #include "sync/mutex.h"
+
+// Where the running subrank's privatized globals are, relative to their
+// image, per thread (0 outside subranks): translated code reaches its copy
+// of a privatized global through tucana_priv_delta() (tucana/privatize.h), a
+// `const` call that returns it (initial-exec: defined in the executable).
+// Set at each switch from the running fiber's actor (install_run_hook,
+// core/runtime.h), and by OpenMP threads from the subrank that started them.
+extern "C" __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta;
 
 namespace tucana::mpi {
 
@@ -33,6 +42,21 @@ bool make_private_copy(std::ptrdiff_t* delta);
 // libraries loaded so far (run_module_inits). Contract: on the subrank's own
 // fiber (its delta in effect), before its main.
 void run_private_inits();
+
+struct Subrank;
+
+// Makes the scheduler give a worker's thread, at each switch, the view of
+// the program that the actor about to run has (sched::g_run_hook): its
+// subrank's privatized globals (tucana_priv_current_delta, 0 for no
+// subrank), then whatever g_subrank_run_hook adds. Call before the
+// scheduler runs; once per process (any later call changes nothing).
+void install_run_hook();
+// Called by the run hook on the thread about to run a fiber of subrank `s`
+// (any of its fibers), after its globals are in view: omp/threadprivate.cc
+// sets it when the program has threadprivate variables (the thread's copies
+// then take the running subrank's values). Null otherwise. Set at any time
+// (a module loaded later).
+extern std::atomic<void (*)(Subrank* s)> g_subrank_run_hook;
 
 // Shared libraries' images (priv_modules.cc; tucana/privatize.h, "Shared
 // libraries"). Weak: the unit tests link privatize.cc without them.

@@ -9,10 +9,7 @@ namespace tucana::mpi {
 
 Runtime* Runtime::instance_ = nullptr;
 
-Subrank* current_subrank() {
-  fiber::Fiber* f = sched::Scheduler::current_fiber();
-  return f ? static_cast<Subrank*>(f->user) : nullptr;
-}
+Subrank* current_subrank() { return actor_subrank(sched::Scheduler::current_fiber()); }
 
 namespace {
 thread_local Subrank* t_thread_subrank = nullptr;

@@ -59,15 +59,23 @@ struct BlockedIn {
   const char* note = nullptr;   // free text instead of the fields above (superblocks)
 };
 
+struct Subrank;
+
 // What runs MPI calls on a fiber of its own: a subrank (its main) or one of
 // its tasks (tasks/task.h), each with its own record of what it waits in.
-// Written by its own fiber; read by the deadlock report (mpi/deadlock.h).
+// A fiber names the actor whose work it runs (Fiber::actor): the subrank's
+// own fiber and its helper fibers name the subrank, a task's fiber the task.
+// `blocked` and `polling` are written by its own fiber; read by the deadlock
+// report (mpi/deadlock.h).
 struct Actor {
+  // The subrank it works for: itself for a subrank, set once when made.
+  Subrank* subrank = nullptr;
   BlockedIn blocked;      // valid while blocked.call != nullptr
   bool polling = false;   // in a loop of unsuccessful MPI_Test/MPI_Iprobe calls
 };
 
 struct Subrank : Actor {
+  Subrank() { subrank = this; }
   // Its copy of the privatized variables: the distance from their image
   // (tucana_priv_delta), and its tucana_priv_atexit calls (core/privatize.h).
   std::ptrdiff_t priv_delta = 0;
@@ -177,6 +185,18 @@ class Runtime {
   char** envp_ = nullptr;
   static void subrank_entry(void* arg);
 };
+
+// The actor whose work fiber `f` runs (Fiber::actor), or null (no fiber,
+// or one of the runtime's own).
+inline Actor* fiber_actor(const fiber::Fiber* f) { return f ? static_cast<Actor*>(f->actor) : nullptr; }
+// The subrank that fiber `f` works for (its own, a helper's, a task's), or
+// null.
+inline Subrank* actor_subrank(const fiber::Fiber* f) {
+  Actor* a = fiber_actor(f);
+  return a ? a->subrank : nullptr;
+}
+// Whether actor `a` is one of its subrank's tasks (not the subrank itself).
+inline bool is_task(const Actor& a) { return static_cast<const Actor*>(a.subrank) != &a; }
 
 // The subrank running on the calling thread, or null outside any subrank.
 Subrank* current_subrank();

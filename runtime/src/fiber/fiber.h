@@ -79,29 +79,30 @@ class Fiber {
   void restart(Entry entry, void* arg);
 
   // Scheduler-owned fields (see sched/): intrusive queue link, home worker,
-  // park state, and an opaque pointer for the layer above (the subrank).
+  // park state, priority, transient pool.
   Fiber* next = nullptr;
   void* home = nullptr;
   std::atomic<int> park_state{0};
-  void* user = nullptr;
-  int trace_id = -1;  // the number traces show for it (the subrank)
-  // Tracing: when Scheduler::unpark made it ready (0: not traced, or running).
-  std::int64_t ready_ns = 0;
-  // A task's number within its subrank and its label, for traces (0: not
-  // a task); `task` is the layer above's record of it (tasks/task.h).
-  int trace_task = 0;
-  const char* trace_label = nullptr;
-  void* task = nullptr;
   // Scheduling priority (sched::PriorityPolicy runs higher first; default 0).
   // Contract: written only by the fiber itself while it runs (or before it
   // is first made ready); a ready queue reads it when the fiber is queued.
   int priority = 0;
   bool transient = false;  // pooled and reused when it finishes (Scheduler::spawn_transient)
   int task_pool = 0;       // which pool of transient fibers it belongs to
-  // Where its owner's privatized globals are, relative to their image
-  // (tucana/privatize.h): the worker running it publishes this in the
-  // thread's tucana_priv_current_delta. 0: the image itself.
-  std::ptrdiff_t globals_delta = 0;
+  // How the scheduler names it in traces (trace/trace.h): the number traces
+  // show for it (its subrank's), when Scheduler::unpark made it ready (0: not
+  // traced, or running), and for a fiber that runs one task its number and
+  // label (0 / null otherwise).
+  int trace_id = -1;
+  std::int64_t ready_ns = 0;
+  int trace_task = 0;
+  const char* trace_label = nullptr;
+
+  // Whose work runs on it, for the layers above the scheduler (the core's
+  // Actor, core/runtime.h: a subrank, or one of its tasks); null for the
+  // runtime's own fibers. Opaque to this layer and the scheduler, which
+  // hands it to its run hook at each switch (sched::g_run_hook).
+  void* actor = nullptr;
 
   // Called once, on the fiber's own stack, when it first runs; runs the entry
   // function and then the exit hook, which must switch away for good.

@@ -29,7 +29,7 @@
 #include <mutex>
 #include <vector>
 
-#include "sched/worker.h"
+#include "core/runtime.h"
 
 namespace tucana::omp {
 
@@ -42,7 +42,7 @@ struct Variable {
 };
 
 // Which copies a thread's variables hold: the subrank (its mpi::Subrank,
-// Fiber::user of its fibers) and the thread's path of team positions (empty
+// the one its fibers work for) and the thread's path of team positions (empty
 // for the subrank's own thread; a team's thread 0 is its parent thread).
 struct Pair {
   const void* owner = nullptr;
@@ -154,10 +154,9 @@ bool holding(const void* owner, const std::vector<int>& path) {
   return me.holds.load(std::memory_order_relaxed) && me.pair.owner == owner && me.pair.path == path;
 }
 
-void on_run(void* owner) {
-  // (A fiber of the runtime's own, with no subrank, touches no program variable.)
+void on_run(mpi::Subrank* owner) {
   static const std::vector<int> kOwnThread;
-  if (!owner || holding(owner, kOwnThread)) return;
+  if (holding(owner, kOwnThread)) return;
   hold(Pair{owner, {}});
 }
 
@@ -202,5 +201,5 @@ extern "C" void tucana_priv_threadprivate(void* (*address)(void), size_t size) {
   // initial value, which every pair starts from.
   std::memcpy(&r.initial[offset], here, size);
   g_any.store(true, std::memory_order_release);
-  tucana::sched::g_run_hook.store(&on_run, std::memory_order_release);
+  tucana::mpi::g_subrank_run_hook.store(&on_run, std::memory_order_release);
 }

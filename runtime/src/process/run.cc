@@ -209,8 +209,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     s->argv.push_back(nullptr);
     s->fiber = rt.scheduler->spawn(s->worker, &Runtime::subrank_entry, s.get(),
                                    "subrank " + std::to_string(s->world));
-    s->fiber->user = s.get();
-    s->fiber->globals_delta = s->priv_delta;  // (no worker runs yet: Scheduler::run below)
+    s->fiber->actor = s.get();  // (no worker runs yet: Scheduler::run below)
     s->fiber->trace_id = s->world;
     s->fiber->priority = ready_priority(*s, 0);  // (center: the non-boundary ones first)
     rt.subranks.push_back(std::move(s));
@@ -221,6 +220,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     trace::start(rt.layout.my_proc, rt.config.workers);
   }
 
+  install_run_hook();
   rt.scheduler->run();
   // Every subrank here has ended: wait (taking part in the detector's
   // rounds) until every process has, or a deadlock elsewhere is agreed.

@@ -5,15 +5,11 @@
 #include <cassert>
 #include <thread>
 
-
 namespace tucana::sched {
 
 using fiber::Fiber;
 
 __thread Worker* detail::t_worker = nullptr;
-extern "C" {
-__attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta = 0;
-}
 using detail::t_worker;
 
 std::atomic<void (*)(void*)> g_run_hook{nullptr};
@@ -117,13 +113,9 @@ void Scheduler::spawn_transient(const TransientSpec& spec) {
     }
   }
   f->home = w;
-  f->user = spec.user;
-  // A helper of the running fiber's owner sees the owner's globals.
-  Fiber* spawner = w->current();
-  f->globals_delta = spawner && spawner->user == spec.user ? spawner->globals_delta : 0;
-  f->trace_id = spec.trace_id;
+  f->actor = spec.actor;
   f->priority = spec.priority;
-  f->task = spec.task;
+  f->trace_id = spec.trace_id;
   f->trace_task = spec.trace_task;
   f->trace_label = spec.trace_label;
   live_.fetch_add(1);

@@ -88,10 +88,9 @@ class Scheduler {
     void* arg = nullptr;
     std::size_t stack_size = 0;
     Pool pool = Pool::kHelper;  // names its stack overflow advice
-    void* user = nullptr;       // Fiber::user
-    int trace_id = -1;
+    void* actor = nullptr;      // Fiber::actor
     int priority = 0;           // Fiber::priority
-    void* task = nullptr;       // Fiber::task, trace_task, trace_label
+    int trace_id = -1;          // Fiber::trace_id, trace_task, trace_label
     int trace_task = 0;
     const char* trace_label = nullptr;
   };
@@ -103,12 +102,12 @@ class Scheduler {
   // condition). The caller must not touch the returned fiber after this
   // call. Contract: called by a running fiber.
   void spawn_transient(const TransientSpec& spec);
-  void spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, void* user, int trace_id) {
+  void spawn_transient(fiber::Fiber::Entry entry, void* arg, std::size_t stack_size, void* actor, int trace_id) {
     TransientSpec spec;
     spec.entry = entry;
     spec.arg = arg;
     spec.stack_size = stack_size;
-    spec.user = user;
+    spec.actor = actor;
     spec.trace_id = trace_id;
     spawn_transient(spec);
   }

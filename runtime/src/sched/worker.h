@@ -17,23 +17,17 @@
 #include "sync/mutex.h"
 #include "trace/trace.h"
 
-// The running fiber's Fiber::globals_delta, per worker thread (0 outside
-// fibers): translated code reaches the running subrank's copy of a
-// privatized global through tucana_priv_delta() (tucana/privatize.h), a
-// `const` call that returns it (initial-exec: defined in the executable).
-extern "C" __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta;
-
 namespace tucana::sched {
 
 class Scheduler;
 
-// Called on the thread that is about to run a fiber, with the fiber's
-// Fiber::user (its owner: the subrank), when set (omp/threadprivate.cc sets
-// it when the program has threadprivate variables: the thread's copies then
-// take the running subrank's values). Null otherwise: one predictable
-// branch per switch. Set before the workers start, or by a module loaded
-// later.
-extern std::atomic<void (*)(void* owner)> g_run_hook;
+// Called on a worker's thread each time it switches, with the actor of the
+// fiber about to run (Fiber::actor; null when the thread goes back to its
+// worker loop or the fiber has none), so that the layers above give the
+// thread that actor's view of the program: the core sets it
+// (core/runtime.h, install_run_hook) before the workers start. Null in
+// the scheduler's own tests: one predictable branch per switch.
+extern std::atomic<void (*)(void* actor)> g_run_hook;
 // Returns a finished transient fiber to its scheduler's pool (scheduler.cc).
 void recycle_transient(fiber::Fiber* f, void* scheduler);
 
@@ -174,12 +168,10 @@ class Worker {
   fiber::Context loop_context_;
   int* errno_ = nullptr;  // its thread's errno (set by run(), on that thread)
   fiber::Fiber* current_ = nullptr;
-  // current_ = f, and the thread's view of f's privatized globals.
+  // current_ = f, and the thread's view of f's actor (g_run_hook).
   void set_current(fiber::Fiber* f) {
     current_ = f;
-    tucana_priv_current_delta = f ? f->globals_delta : 0;
-    if (auto hook = g_run_hook.load(std::memory_order_relaxed); __builtin_expect(hook != nullptr, 0) && f)
-      hook(f->user);
+    if (auto hook = g_run_hook.load(std::memory_order_relaxed)) hook(f ? f->actor : nullptr);
     if (__builtin_expect(trace::enabled(), 0) && f && f->ready_ns) note_wake_latency(f);
   }
   // Tracing: `f`, woken at f->ready_ns, starts running now.

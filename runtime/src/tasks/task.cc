@@ -28,12 +28,13 @@ struct Caller {
 
 Caller caller(const char* call) {
   fiber::Fiber* f = sched::Scheduler::current_fiber();
-  auto* me = f ? static_cast<Subrank*>(f->user) : nullptr;
+  Subrank* me = mpi::actor_subrank(f);
   if (!me)
     mpi::fatal("%s called outside a subrank (from a thread the program created, a static constructor, or an "
                "atexit handler)",
                call);
-  auto* task = static_cast<Task*>(f->task);
+  mpi::Actor* actor = mpi::fiber_actor(f);
+  auto* task = mpi::is_task(*actor) ? static_cast<Task*>(actor) : nullptr;
   if (!task && f != me->fiber)
     mpi::fatal("%s called by subrank %d inside a non-blocking collective's user function; tasks belong to the "
                "subrank's own code and its tasks",
@@ -98,10 +99,9 @@ void start(RankTasks& rt, Task* t) TUCANA_REQUIRES(rt.mutex) {
   spec.arg = t;
   spec.stack_size = task_stack_size();
   spec.pool = sched::Scheduler::Pool::kTask;
-  spec.user = t->subrank;
-  spec.trace_id = t->subrank->world;
+  spec.actor = t;
   spec.priority = t->priority;
-  spec.task = t;
+  spec.trace_id = t->subrank->world;
   spec.trace_task = t->id;
   spec.trace_label = t->label;
   mpi::Runtime::get().scheduler->spawn_transient(spec);

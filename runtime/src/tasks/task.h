@@ -1,8 +1,9 @@
 // Tasks inside a subrank (include/tucana/task.h): the TPOD and hybrid models.
 //
 // A task is a transient fiber (sched::Scheduler::spawn_transient, the task
-// pool) whose Fiber::user is its subrank, so every MPI call it makes acts for
-// that subrank, and whose Fiber::task is its Task record here. The records
+// pool) whose Fiber::actor is its Task record here, an mpi::Actor whose
+// subrank is the spawning subrank, so every MPI call it makes acts for that
+// subrank. The records
 // of one subrank form its task graph, guarded by one lock (RankTasks::mutex):
 // a parent (the subrank's own code, or a task) owns a Scope of children;
 // each child has a join counter of unfinished predecessors (data
@@ -55,8 +56,9 @@ struct Scope {
   std::vector<Learned> previous, current;
 };
 
-struct Task : mpi::Actor {  // (its blocked-in record and polling flag)
-  mpi::Subrank* subrank = nullptr;
+// (Its Actor: the subrank it belongs to, its blocked-in record and polling
+// flag.)
+struct Task : mpi::Actor {
   Scope* parent = nullptr;
   Scope own;                         // its children
   void (*fn)(void*) = nullptr;
@@ -100,8 +102,8 @@ struct RankTasks {
 // The task the calling fiber runs, or null (a subrank's own fiber, a
 // helper, no fiber).
 inline Task* current_task() {
-  fiber::Fiber* f = sched::Scheduler::current_fiber();
-  return f ? static_cast<Task*>(f->task) : nullptr;
+  mpi::Actor* a = mpi::fiber_actor(sched::Scheduler::current_fiber());
+  return a && mpi::is_task(*a) ? static_cast<Task*>(a) : nullptr;
 }
 
 // The actor the calling fiber of `me` runs: the subrank itself, one of its
@@ -109,8 +111,8 @@ inline Task* current_task() {
 inline mpi::Actor* calling_actor(mpi::Subrank* me) {
   fiber::Fiber* f = sched::Scheduler::current_fiber();
   if (f && f == me->fiber) return me;
-  if (f && f->task) return static_cast<Task*>(f->task);
-  return nullptr;
+  mpi::Actor* a = mpi::fiber_actor(f);
+  return a && mpi::is_task(*a) ? a : nullptr;
 }
 
 // The calling fiber's wait record when no call has marked it yet (a

@@ -94,7 +94,7 @@ void run_collective(const Call& call, Request* r, std::vector<TMPI_Datatype> typ
   start_detached(r);
   Runtime& rt = Runtime::get();
   auto* task = new Task{kept, r, std::move(body), Pins(std::move(types), op)};
-  // MPI calls made on the helper belong to the subrank (f->user).
+  // MPI calls made on the helper belong to the subrank (its Fiber::actor).
   rt.scheduler->spawn_transient(&run_task, task, helper_stack_size(rt.config), call.me,
                                 call.me->world);
 }
