@@ -110,6 +110,19 @@ static __attribute__((unused)) int face_count(const Block *b, int d)
     return HALO * b->count[(a + 1) % 3] * b->count[(a + 2) % 3];
 }
 
+/* A zeroed send and receive buffer for each face of b, and (count not NULL)
+ * the number of values in each (face_count). */
+static __attribute__((unused)) void new_face_buffers(const Block *b, double *sendbuf[NDIR],
+                                                     double *recvbuf[NDIR], int *count)
+{
+    for (int d = 0; d < NDIR; d++) {
+        const int n = face_count(b, d);
+        if (count) count[d] = n;
+        sendbuf[d] = xmalloc((size_t)n * sizeof(double));
+        recvbuf[d] = xmalloc((size_t)n * sizeof(double));
+    }
+}
+
 /* The box [lo, hi) of the owned points: local indices HALO .. HALO + count. */
 static void owned_box(const Block *b, int lo[3], int hi[3])
 {

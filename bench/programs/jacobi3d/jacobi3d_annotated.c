@@ -66,10 +66,7 @@ int main(int argc, char **argv)
     /* State shared by the parts of the loop: declared before it. */
     MPI_Request req[2 * NDIR]; /* [d] receive on face d, [NDIR + d] send */
     double *sendbuf[NDIR], *recvbuf[NDIR];
-    for (int d = 0; d < NDIR; d++) {
-        sendbuf[d] = xmalloc((size_t)face_count(&blk, d) * sizeof(double));
-        recvbuf[d] = xmalloc((size_t)face_count(&blk, d) * sizeof(double));
-    }
+    new_face_buffers(&blk, sendbuf, recvbuf, NULL);
     double local_diff = 0.0;
 
     MPI_Barrier(MPI_COMM_WORLD);

@@ -85,11 +85,7 @@ int main(int argc, char **argv)
     MPI_Request rreq[NDIR], sreq[NDIR]; /* receive / send on face d */
     double *sendbuf[NDIR], *recvbuf[NDIR];
     int fcount[NDIR];
-    for (int d = 0; d < NDIR; d++) {
-        fcount[d] = face_count(&blk, d);
-        sendbuf[d] = xmalloc((size_t)fcount[d] * sizeof(double));
-        recvbuf[d] = xmalloc((size_t)fcount[d] * sizeof(double));
-    }
+    new_face_buffers(&blk, sendbuf, recvbuf, fcount);
     double local_diff = 0.0;
 
     MPI_Barrier(MPI_COMM_WORLD);
