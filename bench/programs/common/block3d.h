@@ -123,6 +123,15 @@ static __attribute__((unused)) void new_face_buffers(const Block *b, double *sen
     }
 }
 
+/* Frees what new_face_buffers made. */
+static __attribute__((unused)) void free_face_buffers(double *sendbuf[NDIR], double *recvbuf[NDIR])
+{
+    for (int d = 0; d < NDIR; d++) {
+        free(sendbuf[d]);
+        free(recvbuf[d]);
+    }
+}
+
 /* The box [lo, hi) of the owned points: local indices HALO .. HALO + count. */
 static void owned_box(const Block *b, int lo[3], int hi[3])
 {

@@ -162,10 +162,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0;
     int ok = report_results(&pb, u, local_diff, elapsed, NULL);
 
-    for (int d = 0; d < NDIR; d++) {
-        free(sendbuf[d]);
-        free(recvbuf[d]);
-    }
+    free_face_buffers(sendbuf, recvbuf);
     free(u);
     free(unew);
     MPI_Finalize();

@@ -1,8 +1,9 @@
 /*
  * stencil13 -- benchmark program: a 13-point 3D stencil relaxation (two ghost
  * layers) on a block decomposition, the case of the 2017 slides.  This file
- * is the *Original* variant: plain MPI, the halo exchange completes before
- * any computation starts.
+ * is the *Tucana* variant (built as stencil13.tucana, and again as the
+ * ablation's stencil13.directional): the Original's loop under
+ * "#pragma tucana superblock", with an explicit region graph.
  *
  * Usage: stencil13 [NX NY NZ [ITERATIONS [DIMS]]]
  *        (defaults: 48 48 48, 40 iterations, DIMS = 3)
@@ -27,15 +28,16 @@
  * The loop body is written as the slides' directional steps, one statement
  * each, in the order: six receives, six packs, six sends, six unpacks (each
  * waits for its own receive), and the compute (waits for the six sends,
- * sweeps, swaps the arrays).
+ * sweeps, swaps the arrays), each under one "#pragma tucana region(NAME)
+ * depends(...)".  Without translation the pragmas are ignored and the 25
+ * statements run in order: a plain MPI program with the Original's result.
  *
  * Variants (same arithmetic for every point, bit-identical results):
- *   stencil13.c            Original: this file.
+ *   stencil13.c            Original: the exchange completes before any
+ *                          computation starts.
  *   stencil13_overlap.c    Overlap: sweep the interior while the faces
  *                          travel, then the two-layer boundary shell.
- *   stencil13_annotated.c  Tucana: this file plus an explicit region graph,
- *                          one "#pragma tucana region(NAME) depends(...)"
- *                          before each statement of the loop body.
+ *   stencil13_annotated.c  Tucana: this file.
  *   stencil13_common.h     what every variant shares: common/block3d.h
  *                          (the grid, its blocks, the faces, the arguments,
  *                          the checksum, self-check and report) and the
@@ -188,10 +190,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0;
     int ok = report_results(&pb, u, local_diff, elapsed, NULL);
 
-    for (int d = 0; d < NDIR; d++) {
-        free(sendbuf[d]);
-        free(recvbuf[d]);
-    }
+    free_face_buffers(sendbuf, recvbuf);
     free(u);
     free(unew);
     MPI_Finalize();
