@@ -16,7 +16,7 @@
 // of a privatized global through tucana_priv_delta() (tucana/privatize.h), a
 // `const` call that returns it (initial-exec: defined in the executable).
 // Set at each switch from the running fiber's actor (install_run_hook,
-// core/runtime.h), and by OpenMP threads from the subrank that started them.
+// below), and by OpenMP threads from the subrank that started them.
 extern "C" __attribute__((tls_model("initial-exec"))) __thread std::ptrdiff_t tucana_priv_current_delta;
 
 namespace tucana::mpi {

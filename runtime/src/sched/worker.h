@@ -25,7 +25,7 @@ class Scheduler;
 // fiber about to run (Fiber::actor; null when the thread goes back to its
 // worker loop or the fiber has none), so that the layers above give the
 // thread that actor's view of the program: the core sets it
-// (core/runtime.h, install_run_hook) before the workers start. Null in
+// (core/privatize.h, install_run_hook) before the workers start. Null in
 // the scheduler's own tests: one predictable branch per switch.
 extern std::atomic<void (*)(void* actor)> g_run_hook;
 // Returns a finished transient fiber to its scheduler's pool (scheduler.cc).

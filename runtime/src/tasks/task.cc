@@ -28,13 +28,13 @@ struct Caller {
 
 Caller caller(const char* call) {
   fiber::Fiber* f = sched::Scheduler::current_fiber();
-  Subrank* me = mpi::actor_subrank(f);
+  mpi::Actor* actor = mpi::fiber_actor(f);
+  Subrank* me = actor ? actor->subrank : nullptr;
   if (!me)
     mpi::fatal("%s called outside a subrank (from a thread the program created, a static constructor, or an "
                "atexit handler)",
                call);
-  mpi::Actor* actor = mpi::fiber_actor(f);
-  auto* task = mpi::is_task(*actor) ? static_cast<Task*>(actor) : nullptr;
+  Task* task = task_of(actor);
   if (!task && f != me->fiber)
     mpi::fatal("%s called by subrank %d inside a non-blocking collective's user function; tasks belong to the "
                "subrank's own code and its tasks",

@@ -99,20 +99,20 @@ struct RankTasks {
   std::unordered_map<const void*, std::vector<Scope::Learned>> loop_learned TUCANA_GUARDED_BY(mutex);
 };
 
+// `a` as a task, or null (no actor, or a subrank: Fiber::actor of its own
+// fiber and its helpers).
+inline Task* task_of(mpi::Actor* a) { return a && mpi::is_task(*a) ? static_cast<Task*>(a) : nullptr; }
+
 // The task the calling fiber runs, or null (a subrank's own fiber, a
 // helper, no fiber).
-inline Task* current_task() {
-  mpi::Actor* a = mpi::fiber_actor(sched::Scheduler::current_fiber());
-  return a && mpi::is_task(*a) ? static_cast<Task*>(a) : nullptr;
-}
+inline Task* current_task() { return task_of(mpi::fiber_actor(sched::Scheduler::current_fiber())); }
 
 // The actor the calling fiber of `me` runs: the subrank itself, one of its
 // tasks, or null (a helper fiber, which has nothing to report).
 inline mpi::Actor* calling_actor(mpi::Subrank* me) {
   fiber::Fiber* f = sched::Scheduler::current_fiber();
   if (f && f == me->fiber) return me;
-  mpi::Actor* a = mpi::fiber_actor(f);
-  return a && mpi::is_task(*a) ? a : nullptr;
+  return task_of(mpi::fiber_actor(f));
 }
 
 // The calling fiber's wait record when no call has marked it yet (a
