@@ -733,7 +733,9 @@ def summarize(opts, ctx, rows):
                                                 "the bound is 100%" if t <= t_noc else
                                                 ", longer than the computation (NoComm): it sets the bound"),
                         note]))
-                share = 100.0 * h / bound_pct if (h is not None and bound_pct) else None
+                # (the bound row's hidden % is the exchange-only limit, no share)
+                share = (100.0 * h / bound_pct
+                         if (h is not None and bound_pct and variant != "bound") else None)
                 over = (beyond_bound(h, bound_pct, t_orig - t_noc, [g["mad"], g_limit["mad"]])
                         if variant != "bound" and g_limit else None)
                 if over is not None:
