@@ -447,7 +447,8 @@ def make_jobs(opts, ctx):
         virtual_args = args
         if opts.subrank_layout and not opts.quick and prog not in opts.args_map and info.get("virtual_args"):
             virtual_args = info["virtual_args"]
-            ctx["notes"].append(f"{prog}: tucana/virtualized at VF >= 2 run with `{virtual_args}` "
+            ctx["notes"].append(f"{prog}: the over-decomposed variants (tucana, virtualized, ampi, the "
+                                f"graph variants) at VF >= 2 run with `{virtual_args}` "
                                 f"(the same problem, its subranks laid across the process boundary)")
         np_ = opts.np_map.get(prog, opts.np)
         vf = opts.vf_map.get(prog, opts.vf)
@@ -1136,9 +1137,9 @@ def parse_args(argv):
     ap.add_argument("--no-sweep", action="store_true", help="same as --vf-sweep none")
     ap.add_argument("--quick", action="store_true", help="1 repetition, small sizes, no sweep")
     ap.add_argument("--subrank-layout", action="store_true",
-                    help="run tucana/virtualized at VF >= 2 with the program's 'virtual_args' (the same "
-                         "problem, split so that the subranks of a process share the boundary with the "
-                         "other process) where the table has them")
+                    help="run tucana/virtualized/ampi (and the graph variants) at VF >= 2 with the "
+                         "program's 'virtual_args' (the same problem, split so that the subranks of a "
+                         "process share the boundary with the other process) where the table has them")
     ap.add_argument("--stat", choices=["median", "min"], default="median",
                     help="time per variant for speedup and hidden %%: the median of the repetitions "
                          "(default) or the minimum (noise only adds time: use on a busy machine)")
