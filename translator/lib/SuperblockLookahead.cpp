@@ -261,9 +261,9 @@ class LocalWrites : public RecursiveASTVisitor<LocalWrites> {
 };
 
 // Whether calling a function makes an order-sensitive call (any MPI call
-// but a wait or a test, a call without a body in this file, a call through
-// a pointer, a virtual call), over every function it reaches; and whether
-// it reaches longjmp.
+// but a wait or a test (MPI_Test*, Local in the call table), a call
+// without a body in this file, a call through a pointer, a virtual call),
+// over every function it reaches; and whether it reaches longjmp.
 class CallEffects {
  public:
   struct Effects {
@@ -323,7 +323,8 @@ class CallEffects {
     if (name.contains("longjmp")) {
       e.jumps = e.order_sensitive = true;
     } else if (name.startswith("MPI_") || name.startswith("PMPI_")) {
-      e.order_sensitive = classify_mpi_call(name.startswith("P") ? name.drop_front() : name).role != MpiRole::Wait;
+      llvm::StringRef mpi = name.startswith("P") ? name.drop_front() : name;
+      e.order_sensitive = classify_mpi_call(mpi).role != MpiRole::Wait && !mpi.startswith("MPI_Test");
     } else if (!fn->hasBody(def) || !def->getBody()) {
       const FunctionDecl* latest = fn->getMostRecentDecl();
       e.order_sensitive = !latest->hasAttr<ConstAttr>() && !latest->hasAttr<PureAttr>();
