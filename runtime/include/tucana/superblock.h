@@ -27,7 +27,8 @@
  *       i = START + k * STEP;
  *       switch (r) { case 0: REGION0; tucana_sb_ran(sb, 0); break; ... }
  *     }
- *     i = START + TRIPS * STEP; break;
+ *     i = START + TRIPS * STEP;  (only for an i declared before the loop)
+ *     break;
  *   }
  *   tucana_sb_end(sb);
  */
