@@ -10,6 +10,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "tucana/translate/Privatization.h"
+#include "tucana/translate/RegionSplit.h"
 #include "tucana/translate/SuperblockAnalysis.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/SuperblockEmitter.h"
@@ -51,6 +52,7 @@ class TranslateConsumer : public clang::ASTConsumer {
     // error of the file is reported in one run.
     TranslationPlan plan = analyze_superblocks(ctx, annotations_);
     TaskPlan tasks = analyze_tasks(ctx, annotations_);
+    if (!diags.hasErrorOccurred()) plan_splits(ctx, plan, result_.split_remarks);
     PrivatizationPlan privatization;
     PrivatizationOptions options;
     options.headers = result_.rewrite_headers;
