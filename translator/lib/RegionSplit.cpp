@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprObjC.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "tucana/translate/CanonicalLoop.h"
 #include "tucana/translate/Diagnostics.h"
@@ -98,8 +99,18 @@ bool is_wait(llvm::StringRef name) {
 }
 
 std::string callee_name(const CallExpr* c) {
-  if (const FunctionDecl* f = c->getDirectCallee()) return f->getName().str();
+  if (const FunctionDecl* f = c->getDirectCallee()) return f->getNameAsString();
   return "";
+}
+
+// Whether any expression in `s` depends on a template parameter (then
+// types and values are not known before instantiation).
+bool dependent(const Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = dyn_cast<Expr>(s); e && e->isInstantiationDependent()) return true;
+  for (const Stmt* child : s->children())
+    if (dependent(child)) return true;
+  return false;
 }
 
 bool contains_wait(const Stmt* s) {
@@ -116,6 +127,7 @@ struct Access {
   const VarDecl* base = nullptr;
   std::vector<const Expr*> index;
   const ArraySubscriptExpr* expr = nullptr;
+  const Expr* name = nullptr;  // the base as written
   bool read = false, write = false;
 };
 
@@ -130,6 +142,7 @@ class Walker {
   std::set<const VarDecl*> scalar_reads;
   std::set<const VarDecl*> declared;  // declared inside
   std::vector<const CallExpr*> calls;
+  std::set<const VarDecl*> wait_arguments;  // variables named in the arguments of waits
   std::optional<SplitRefusal> refusal;
 
   void walk(const Stmt* s) { visit(s, false, false); }
@@ -147,7 +160,7 @@ class Walker {
       for (const Decl* d : ds->decls())
         if (const auto* v = dyn_cast<VarDecl>(d)) {
           declared.insert(v);
-          if (v->isStaticLocal()) refuse(v->getLocation(), "declares the static variable '" + v->getName().str() + "'");
+          if (v->isStaticLocal()) refuse(v->getLocation(), "declares the static variable '" + v->getNameAsString() + "'");
           if (const Expr* init = v->getInit()) visit(init, false, false);
         }
       return;
@@ -181,9 +194,15 @@ class Walker {
           return refuse(u->getBeginLoc(), "takes an address ('&...'): what it points to cannot be followed");
       }
       if (const auto* m = dyn_cast<MemberExpr>(bare); m && write)
-        return refuse(m->getBeginLoc(), "writes a structure member ('" + m->getMemberDecl()->getName().str() + "')");
+        return refuse(m->getBeginLoc(), "writes a structure member ('" + m->getMemberDecl()->getNameAsString() + "')");
       if (const auto* c = dyn_cast<CallExpr>(bare)) {
         calls.push_back(c);
+        // A wait's arguments are its requests and statuses: not followed,
+        // but remembered (the nest must not use them).
+        if (is_wait(callee_name(c))) {
+          for (const Expr* arg : c->arguments()) collect_names(arg, wait_arguments);
+          return;
+        }
         for (const Expr* arg : c->arguments()) visit(arg, false, false);
         return;
       }
@@ -193,6 +212,13 @@ class Walker {
     if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<ReturnStmt>(s) || isa<BreakStmt>(s))
       return refuse(s->getBeginLoc(), "leaves the loop nest (break, goto or return)");
     for (const Stmt* child : s->children()) visit(child, false, false);
+  }
+
+  static void collect_names(const Stmt* s, std::set<const VarDecl*>& out) {
+    if (!s) return;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(s))
+      if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) out.insert(v);
+    for (const Stmt* child : s->children()) collect_names(child, out);
   }
 
   void subscript(const ArraySubscriptExpr* a, bool write, bool read_too) {
@@ -206,7 +232,16 @@ class Walker {
       e = s->getBase();
     }
     acc.base = var_of(e);
+    acc.name = e->IgnoreParenImpCasts();
     if (!acc.base) return refuse(a->getBeginLoc(), "subscripts something other than a named array or pointer");
+    // Each subscript but the first must index an array object (u[i][j] of
+    // double u[][M] or double (*u)[M]), not a pointer read from memory
+    // (double **u): then the elements are one block, ordered by subscript.
+    for (const Expr* x = a; const auto* s = dyn_cast<ArraySubscriptExpr>(x->IgnoreParenImpCasts()); x = s->getBase())
+      if (isa<ArraySubscriptExpr>(s->getBase()->IgnoreParenImpCasts()) &&
+          !s->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        return refuse(a->getBeginLoc(), "subscripts '" + acc.base->getNameAsString() +
+                                            "' through pointers stored in memory (its rows are not one block)");
     for (const Expr* i : acc.index) visit(i, false, false);
     accesses.push_back(acc);
   }
@@ -233,6 +268,20 @@ class Planner {
     return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, ctx_.getLangOpts()).str();
   }
   std::vector<const Stmt*> region_statements() const;
+  // Whether the text of `s` holds an annotation (#pragma or _Pragma of
+  // tucana, toucan, mate or bamboo): the other stages translate it in place,
+  // which a copy of the text would miss.
+  bool contains_annotation(const Stmt* s) const {
+    unsigned b = sm_.getFileOffset(sm_.getExpansionLoc(s->getBeginLoc()));
+    unsigned e = sm_.getFileOffset(sm_.getExpansionLoc(s->getEndLoc()));
+    llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID()).substr(b, e >= b ? e - b : 0);
+    for (const char* ns : {"tucana", "toucan", "mate", "bamboo"})
+      for (std::size_t at = text.find(ns); at != llvm::StringRef::npos; at = text.find(ns, at + 1)) {
+        llvm::StringRef before = text.substr(0, at).rtrim(" \t(\"");
+        if (before.endswith("pragma") || before.endswith("_Pragma")) return true;
+      }
+    return false;
+  }
   bool find_nest(const std::vector<const Stmt*>& stmts, std::size_t pick, std::size_t& candidates);
   bool loops();
   bool nest_accesses();
@@ -292,10 +341,22 @@ bool Planner::find_nest(const std::vector<const Stmt*>& stmts, std::size_t pick,
     }
     plan_.pre.push_back(stmts[k]);
   }
-  return fail(stmts[last_wait]->getBeginLoc(),
-              pick == 0 ? "no 'for' loop follows the region's last wait (a loop nest in a called function is not "
-                          "split)"
-                        : "no later 'for' loop reads what the loops before it write");
+  // Say where the work is, when it is in a call after the last candidate;
+  // else the last candidate's refusal stands.
+  std::size_t after = last_wait + 1;
+  for (std::size_t k = after; k < stmts.size(); ++k)
+    if (isa<ForStmt>(unwrap_attributes(stmts[k]))) after = k + 1;
+  for (std::size_t k = after; k < stmts.size(); ++k) {
+    Walker w(ctx_);
+    w.walk(stmts[k]);
+    for (const CallExpr* c : w.calls)
+      if (std::string name = callee_name(c); !name.empty() && !is_pure_function(name) && !is_wait(name))
+        return fail(c->getBeginLoc(), "its loops after the last wait are in the called function '" + name +
+                                          "'; a loop nest in a called function is not split (write the loop nest "
+                                          "in the region)");
+  }
+  if (pick > 0) return false;
+  return fail(stmts[last_wait]->getBeginLoc(), "no 'for' loop follows the region's last wait");
 }
 
 // The nest: perfectly nested canonical loops counting up by one, with
@@ -318,7 +379,7 @@ bool Planner::loops() {
       for (const VarDecl* v : w.scalar_reads)
         if (level_of(v) >= 0)
           return fail(bound->getBeginLoc(), "the loop bound '" + text(bound) + "' depends on the outer loop variable '" +
-                                                v->getName().str() + "' (the nest must be a box)");
+                                                v->getNameAsString() + "' (the nest must be a box)");
       if (!w.accesses.empty() || !w.calls.empty())
         return fail(bound->getBeginLoc(), "the loop bound '" + text(bound) + "' reads memory or calls a function");
     }
@@ -327,6 +388,15 @@ bool Planner::loops() {
     l.var = c.var;
     l.lo = text(c.start);
     l.hi = c.op == "<" ? text(c.end) : "(" + text(c.end) + ") + 1";
+    l.start = c.start;
+    l.end = c.end;
+    l.inclusive = c.op == "<=";
+    // The header's own tokens (bounds may be macros: their text is copied
+    // as written).
+    const auto* cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
+    if (f->getForLoc().isMacroID() || c.var->getLocation().isMacroID() || !cond || cond->getOperatorLoc().isMacroID())
+      return fail(f->getBeginLoc(), "the loop header is written by a macro");
+    if (plan_.loops.size() == 8) return fail(f->getBeginLoc(), "the nest has more than 8 loops");
     plan_.loops.push_back(l);
     s = unwrap_attributes(f->getBody());
     if (const auto* cs = dyn_cast<CompoundStmt>(s); cs && cs->size() == 1 && isa<ForStmt>(cs->body_front()))
@@ -350,16 +420,24 @@ bool Planner::nest_accesses() {
     if (nest_.declared.count(v)) continue;
     if (level_of(v) >= 0) {
       if (writes.size() > 1 || plan_.loops[static_cast<std::size_t>(level_of(v))].loop->getInc() == nullptr)
-        return fail(writes.back()->getBeginLoc(), "the loop nest writes its loop variable '" + v->getName().str() + "'");
+        return fail(writes.back()->getBeginLoc(), "the loop nest writes its loop variable '" + v->getNameAsString() + "'");
       continue;  // the increment itself
     }
-    return fail(writes.front()->getBeginLoc(), "the loop nest writes '" + v->getName().str() +
+    return fail(writes.front()->getBeginLoc(), "the loop nest writes '" + v->getNameAsString() +
                                                    "', declared outside it: the iterations would not run in their "
                                                    "order (only arrays indexed by the loop variables may be written)");
   }
+  for (const Access& a : nest_.accesses)
+    if (pre_.wait_arguments.count(a.base))
+      return fail(a.expr->getBeginLoc(), "the loop nest uses '" + a.base->getNameAsString() +
+                                             "', which the region passes to MPI_Wait or MPI_Waitall");
+  for (const VarDecl* v : nest_.scalar_reads)
+    if (pre_.wait_arguments.count(v))
+      return fail(plan_.nest->getBeginLoc(), "the loop nest uses '" + v->getNameAsString() +
+                                                 "', which the region passes to MPI_Wait or MPI_Waitall");
   for (const VarDecl* v : nest_.scalar_reads)
     if (pre_declared_.count(v))
-      return fail(plan_.nest->getBeginLoc(), "the loop nest uses '" + v->getName().str() +
+      return fail(plan_.nest->getBeginLoc(), "the loop nest uses '" + v->getNameAsString() +
                                                  "', declared in the region before it (the interior runs before "
                                                  "that declaration)");
   // Arrays: every subscript follows one loop variable plus a constant, or
@@ -369,38 +447,41 @@ bool Planner::nest_accesses() {
   for (const Access& a : nest_.accesses) {
     if (nest_.declared.count(a.base)) continue;  // a local array of the body
     if (pre_declared_.count(a.base))
-      return fail(a.expr->getBeginLoc(), "the loop nest uses '" + a.base->getName().str() +
+      return fail(a.expr->getBeginLoc(), "the loop nest uses '" + a.base->getNameAsString() +
                                              "', declared in the region before it");
     SplitArray& arr = arrays[a.base];
     bool first = !arr.base;
     arr.base = a.base;
+    if (first) arr.name = a.name;
     arr.pointer = a.base->getType()->isPointerType();
     arr.written = arr.written || a.write;
     if (first) arr.dims.resize(a.index.size());
     if (arr.dims.size() != a.index.size())
-      return fail(a.expr->getBeginLoc(), "'" + a.base->getName().str() + "' is subscripted with different numbers of dimensions");
+      return fail(a.expr->getBeginLoc(), "'" + a.base->getNameAsString() + "' is subscripted with different numbers of dimensions");
     std::set<int> levels;
     for (std::size_t d = 0; d < a.index.size(); ++d) {
       auto l = linear(a.index[d], ctx_);
       int level = -1;
       long long offset = 0;
       if (l) {
+        // A loop variable once, with coefficient 1; other variables must be
+        // ones the nest neither writes nor declares.
+        bool affine = true;
         for (auto& [v, k] : l->terms) {
           int lv = level_of(v);
           if (lv < 0) {
-            if (nest_.scalar_writes.count(v) || nest_.declared.count(v)) l.reset();
-            continue;
+            if (nest_.scalar_writes.count(v) || nest_.declared.count(v)) affine = false;
+          } else if (k != 1 || level >= 0) {
+            affine = false;
+          } else {
+            level = lv;
           }
-          if (k != 1 || level >= 0) {
-            l.reset();
-            break;
-          }
-          level = lv;
         }
+        if (!affine) l.reset(), level = -1;
       }
       if (l && level >= 0) {
         if (l->terms.size() != 1)
-          return fail(a.index[d]->getBeginLoc(), "subscript '" + text(a.index[d]) + "' of '" + a.base->getName().str() +
+          return fail(a.index[d]->getBeginLoc(), "subscript '" + text(a.index[d]) + "' of '" + a.base->getNameAsString() +
                                                      "' mixes a loop variable with other variables");
         offset = l->constant;
       }
@@ -412,16 +493,16 @@ bool Planner::nest_accesses() {
         bool uses_loop = false;
         for (const VarDecl* v : w.scalar_reads) uses_loop = uses_loop || level_of(v) >= 0 || nest_.declared.count(v);
         if (uses_loop || !w.accesses.empty())
-          return fail(a.index[d]->getBeginLoc(), "subscript '" + text(a.index[d]) + "' of '" + a.base->getName().str() +
-                                                     "' is not a loop variable plus a constant");
+          return fail(a.index[d]->getBeginLoc(), "subscript '" + text(a.index[d]) + "' of '" + a.base->getNameAsString() +
+                                                     "' is not a loop variable of the nest plus a constant");
       }
       SplitArray::Dim& dim = arr.dims[d];
       if (first) {
         dim.level = level;
         dim.min_offset = dim.max_offset = offset;
-        if (level < 0) dim.invariant = text(a.index[d]);
+        if (level < 0) dim.invariant = text(a.index[d]), dim.invariant_expr = a.index[d];
       } else if (dim.level != level || (level < 0 && dim.invariant != text(a.index[d]))) {
-        return fail(a.index[d]->getBeginLoc(), "dimension " + std::to_string(d + 1) + " of '" + a.base->getName().str() +
+        return fail(a.index[d]->getBeginLoc(), "dimension " + std::to_string(d + 1) + " of '" + a.base->getNameAsString() +
                                                    "' follows different loop variables in different accesses");
       } else {
         dim.min_offset = std::min(dim.min_offset, offset);
@@ -430,19 +511,19 @@ bool Planner::nest_accesses() {
       if (level >= 0) levels.insert(level);
     }
     if (a.write && levels.size() != plan_.loops.size())
-      return fail(a.expr->getBeginLoc(), "the write to '" + a.base->getName().str() +
+      return fail(a.expr->getBeginLoc(), "the write to '" + a.base->getNameAsString() +
                                              "' does not follow every loop variable (iterations would write the "
                                              "same element)");
   }
   for (const Access& a : nest_.accesses)
     if (arrays.count(a.base) && arrays[a.base].written && a.read)
-      return fail(a.expr->getBeginLoc(), "the loop nest reads '" + a.base->getName().str() +
+      return fail(a.expr->getBeginLoc(), "the loop nest reads '" + a.base->getNameAsString() +
                                              "', which it also writes (its iterations may depend on each other)");
   for (const Access& a : nest_.accesses)
     if (arrays.count(a.base) && arrays[a.base].written) {
       for (const auto& d : arrays[a.base].dims)
         if (d.level >= 0 && d.min_offset != d.max_offset)
-          return fail(a.expr->getBeginLoc(), "'" + a.base->getName().str() + "' is written at several offsets");
+          return fail(a.expr->getBeginLoc(), "'" + a.base->getNameAsString() + "' is written at several offsets");
     }
   for (auto& [v, arr] : arrays) plan_.arrays.push_back(arr);
   return true;
@@ -451,6 +532,15 @@ bool Planner::nest_accesses() {
 // PRE's writes: into arrays the nest reads (the ghost cells), each outside
 // the nest's box in some dimension; into its own locals; nothing else.
 bool Planner::pre_writes() {
+  for (auto& [v, writes] : pre_.scalar_writes)
+    if (!pre_.declared.count(v) && nest_.scalar_reads.count(v))
+      return fail(writes.front()->getBeginLoc(), "the region writes '" + v->getNameAsString() +
+                                                     "' before its loop nest, which reads it");
+  if (region_.annotation && region_.annotation->split_halo >= 0) {
+    // split(N): the user's word for which iterations read received data.
+    for (SplitLoop& l : plan_.loops) l.halo_lo = l.halo_hi = region_.annotation->split_halo;
+    return true;
+  }
   for (const CallExpr* c : pre_.calls) {
     std::string name = callee_name(c);
     if (!is_wait(name) && !is_pure_function(name))
@@ -463,13 +553,7 @@ bool Planner::pre_writes() {
     if (!pre_.declared.count(v))
       for (const SplitArray& a : plan_.arrays)
         if (a.base == v)
-          return fail(writes.front()->getBeginLoc(), "the region assigns '" + v->getName().str() + "' before its loop nest");
-  for (auto& [v, writes] : pre_.scalar_writes) {
-    if (pre_.declared.count(v)) continue;
-    if (nest_.scalar_reads.count(v))
-      return fail(writes.front()->getBeginLoc(), "the region writes '" + v->getName().str() +
-                                                     "' before its loop nest, which reads it");
-  }
+          return fail(writes.front()->getBeginLoc(), "the region assigns '" + v->getNameAsString() + "' before its loop nest");
   std::set<std::string> ghosts;
   std::set<int> fenced_levels;
   for (const Access& w : pre_.accesses) {
@@ -478,13 +562,13 @@ bool Planner::pre_writes() {
     for (const SplitArray& a : plan_.arrays)
       if (a.base == w.base) arr = &a;
     if (!arr)
-      return fail(w.expr->getBeginLoc(), "the region writes '" + w.base->getName().str() +
+      return fail(w.expr->getBeginLoc(), "the region writes '" + w.base->getNameAsString() +
                                              "' before its loop nest, and the loop nest does not read it");
     if (arr->written)
-      return fail(w.expr->getBeginLoc(), "the region writes '" + w.base->getName().str() +
+      return fail(w.expr->getBeginLoc(), "the region writes '" + w.base->getNameAsString() +
                                              "' before its loop nest, which also writes it");
     if (arr->dims.size() != w.index.size())
-      return fail(w.expr->getBeginLoc(), "'" + w.base->getName().str() + "' is subscripted with different numbers of dimensions");
+      return fail(w.expr->getBeginLoc(), "'" + w.base->getNameAsString() + "' is subscripted with different numbers of dimensions");
     bool outside = false;
     for (std::size_t d = 0; d < w.index.size() && !outside; ++d) {
       int level = arr->dims[d].level;
@@ -505,18 +589,18 @@ bool Planner::pre_writes() {
       }
     }
     if (!outside)
-      return fail(w.expr->getBeginLoc(), "cannot show that this write into '" + w.base->getName().str() +
+      return fail(w.expr->getBeginLoc(), "cannot show that this write into '" + w.base->getNameAsString() +
                                              "' lies outside the cells the loop nest computes (its subscripts "
                                              "must be a constant or an expression of the loop bounds, e.g. "
                                              "'lo - 1' or 'hi', in one dimension)");
-    ghosts.insert(w.base->getName().str());
+    ghosts.insert(w.base->getNameAsString());
   }
   if (ghosts.empty())
     return fail(plan_.nest->getBeginLoc(), "the region writes no array that its loop nest reads before the nest, "
                                            "so the translator cannot tell which iterations read received data");
   plan_.ghosts.assign(ghosts.begin(), ghosts.end());
   for (const SplitArray& a : plan_.arrays) {
-    if (!ghosts.count(a.base->getName().str())) continue;
+    if (!ghosts.count(a.base->getNameAsString())) continue;
     for (const SplitArray::Dim& d : a.dims) {
       if (d.level < 0 || !fenced_levels.count(d.level)) continue;
       SplitLoop& l = plan_.loops[static_cast<std::size_t>(d.level)];
@@ -543,8 +627,18 @@ bool Planner::run(SplitRefusal& refusal) {
       refusal = refusal_;
       return false;
     }
+    if (contains_annotation(plan_.nest)) {
+      fail(plan_.nest->getBeginLoc(), "the loop nest contains a Tucana pragma (a task, a nested region)");
+      continue;
+    }
+    if (dependent(plan_.nest)) {
+      fail(plan_.nest->getBeginLoc(), "the loop nest depends on template parameters");
+      refusal = refusal_;
+      return false;
+    }
     for (const Stmt* s : plan_.pre) pre_.walk(s);
-    if (pre_.refusal) {
+    const bool asserted = region_.annotation && region_.annotation->split_halo >= 0;
+    if (pre_.refusal && !asserted) {
       fail(pre_.refusal->loc, "before its loop nest the region " + pre_.refusal->why);
       continue;
     }
@@ -563,36 +657,58 @@ bool plan_region_split(ASTContext& ctx, const Superblock& sb, int region, SplitP
   return p.run(refusal);
 }
 
-std::vector<SplitPlan> plan_splits(ASTContext& ctx, const TranslationPlan& plan, bool remarks) {
+std::vector<SplitPlan> plan_splits(ASTContext& ctx, TranslationPlan& plan, bool remarks) {
   std::vector<SplitPlan> out;
   auto receives = [](const Region& r) { return r.kind == AnnotationKind::Receive || r.role == RegionRole::Receive; };
-  for (const Superblock& sb : plan.superblocks)
+  for (Superblock& sb : plan.superblocks)
     for (std::size_t i = 0; i < sb.regions.size(); ++i) {
-      const Region& r = sb.regions[i];
-      if (r.kind != AnnotationKind::Compute && r.role != RegionRole::Compute) continue;
+      Region& r = sb.regions[i];
+      if (!r.annotation) continue;  // a Bamboo compute part
       const Region* source = nullptr;
       for (const RegionDep& d : r.deps)
         if (!d.previous && receives(sb.regions[static_cast<std::size_t>(d.region)]))
           source = &sb.regions[static_cast<std::size_t>(d.region)];
-      if (!source) continue;
+      if (r.kind != AnnotationKind::Compute && r.role != RegionRole::Compute && !r.annotation->has_split) continue;
+      if (!source) {
+        if (r.annotation && r.annotation->has_split && !r.annotation->split_off)
+          report(ctx.getDiagnostics(), r.annotation->split_loc, Diag::SplitWithoutReceive) << r.name;
+        continue;
+      }
       SplitPlan p;
       SplitRefusal why;
-      SourceLocation at = r.annotation ? r.annotation->keyword_loc : r.first->getBeginLoc();
+      SourceLocation at = r.annotation->keyword_loc;
+      if (r.annotation->split_off) {
+        if (remarks) report(ctx.getDiagnostics(), r.annotation->split_loc, Diag::RegionNotSplit) << r.name << "split(off)";
+        continue;
+      }
       if (!plan_region_split(ctx, sb, static_cast<int>(i), p, why)) {
-        if (remarks) report(ctx.getDiagnostics(), why.loc.isValid() ? why.loc : at, Diag::RegionNotSplit) << r.name << why.why;
+        // Asked for with split(N): always said; else with the remarks.
+        if (r.annotation->has_split)
+          report(ctx.getDiagnostics(), why.loc.isValid() ? why.loc : at, Diag::SplitRefused) << r.name << why.why;
+        else if (remarks)
+          report(ctx.getDiagnostics(), why.loc.isValid() ? why.loc : at, Diag::RegionNotSplit) << r.name << why.why;
         continue;
       }
       if (remarks) {
         std::string box;
         for (const SplitLoop& l : p.loops)
-          box += (box.empty() ? "" : ", ") + l.var->getName().str() + " in [" + l.lo +
+          box += (box.empty() ? "" : ", ") + l.var->getNameAsString() + " in [" + l.lo +
                  (l.halo_lo ? " + " + std::to_string(l.halo_lo) : std::string()) + ", " + l.hi +
                  (l.halo_hi ? " - " + std::to_string(l.halo_hi) : std::string()) + ")";
         report(ctx.getDiagnostics(), p.nest->getBeginLoc(), Diag::RegionSplit) << r.name << box << source->name;
       }
+      r.split = true;
+      p.superblock = sb.index;
       out.push_back(std::move(p));
     }
   return out;
+}
+
+bool split_needs_only_code(const Superblock& sb, const Region& r, const RegionDep& d) {
+  if (!r.split || d.previous) return false;
+  const Region& dep = sb.regions[static_cast<std::size_t>(d.region)];
+  return dep.kind == AnnotationKind::Receive || dep.kind == AnnotationKind::Send || dep.role == RegionRole::Receive ||
+         dep.role == RegionRole::Send;
 }
 
 }  // namespace tucana::translate

@@ -23,10 +23,12 @@
 #include <vector>
 
 #include "clang/Basic/SourceLocation.h"
+#include "tucana/translate/EditSet.h"
 #include "tucana/translate/Superblock.h"
 
 namespace clang {
 class ASTContext;
+class Expr;
 class ForStmt;
 class VarDecl;
 }  // namespace clang
@@ -37,7 +39,10 @@ namespace tucana::translate {
 struct SplitLoop {
   const clang::ForStmt* loop = nullptr;
   const clang::VarDecl* var = nullptr;
-  std::string lo, hi;       // C expressions as written (hi: END or (END) + 1)
+  std::string lo, hi;       // C expressions as written (hi: END or (END) + 1), for remarks
+  const clang::Expr* start = nullptr;  // the bounds in the source (emission renders them)
+  const clang::Expr* end = nullptr;
+  bool inclusive = false;   // the condition is 'var <= END'
   int halo_lo = 0, halo_hi = 0;  // iterations at each end that may read received data
 };
 
@@ -54,11 +59,14 @@ struct SplitArray {
     int level = -1;
     long long min_offset = 0, max_offset = 0;
     std::string invariant;
+    const clang::Expr* invariant_expr = nullptr;
   };
   std::vector<Dim> dims;
+  const clang::Expr* name = nullptr;  // one reference to it in the nest (emission renders it)
 };
 
 struct SplitPlan {
+  int superblock = -1;                        // Superblock::index
   int region = -1;                            // index in Superblock::regions
   std::vector<const clang::Stmt*> pre;        // the region's statements before the nest
   const clang::ForStmt* nest = nullptr;       // the outermost loop of the nest
@@ -82,6 +90,17 @@ bool plan_region_split(clang::ASTContext& ctx, const Superblock& sb, int region,
 // The regions of `plan` that may be split: every compute region (kind
 // compute, or role compute) that depends on a receive region of the same
 // iteration. With `remarks`, says for each whether it splits, and why not.
-std::vector<SplitPlan> plan_splits(clang::ASTContext& ctx, const TranslationPlan& plan, bool remarks);
+// Marks them (Region::split).
+std::vector<SplitPlan> plan_splits(clang::ASTContext& ctx, TranslationPlan& plan, bool remarks);
+
+// Whether the split region `r` needs only the code of dependency `d` to
+// have run (TUCANA_DEP_RAN): a same-iteration dependency on a region that
+// receives or sends, whose messages the interior overlaps.
+bool split_needs_only_code(const Superblock& sb, const Region& r, const RegionDep& d);
+
+// The edits of the split regions, after the other stages' edits inside
+// them are made (the interior's copy of the nest renders them).
+void emit_splits(clang::ASTContext& ctx, const TranslationPlan& plan, const std::vector<SplitPlan>& splits,
+                 const std::string& display_name, EditSet& edits);
 
 }  // namespace tucana::translate
