@@ -20,10 +20,19 @@ Variants (P = --np, V = --vf):
   hybrid       BUILD/bench/programs/NAME/NAME.hybrid       tucana-run -np P --tasks V
                (MPI between ranks, V tasks per rank; programs with a
                NAME_hybrid.c only, skipped for the others)
+  bound        BUILD/bench/programs/NAME/NAME.bound        mpirun -np P --bind-to core
+               (NAME.c built with -DBENCH_COMM_ONLY: the exchange alone)
+  ampi         NAME.c built here with DIR/bin/ampicc -O2 (--ampi DIR, a
+               Charm++ AMPI build)   DIR/bin/charmrun +pP ... NAME.ampi +vpP*V
 All variants of a program solve the same global problem: the native ones and
-hybrid on P ranks, tucana and virtualized on P*V subranks over P processes.
+hybrid on P ranks, tucana, virtualized and ampi on P*V (virtual) ranks over
+P processes.
 
 hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), medians.
+bound    = 100 * (T_original - max(T_nocomm, T_bound)) / (T_original - T_nocomm):
+           the best hidden % of any schedule (none ends before the computation
+           alone, W = T_nocomm, or the exchange alone, C = T_bound); each
+           variant's hidden % is also given as a share of it.
 
 Only the Python standard library is needed to run; the plots use matplotlib
 (Debian: python3-matplotlib, for /usr/bin/python3) and fall back to
@@ -51,18 +60,28 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 NETNS_RUN = os.path.join(HERE, "netns-run.sh")
 
 ALL_PROGRAMS = ["jacobi3d", "stencil13", "cannon", "irregular", "multigrid"]
-ALL_VARIANTS = ["original", "overlap", "nocomm", "tucana", "virtualized", "hybrid"]
-NATIVE_VARIANTS = ("original", "overlap", "nocomm")
+ALL_VARIANTS = ["original", "overlap", "nocomm", "bound", "tucana", "virtualized", "hybrid"]
+# bound: the Original source built with -DBENCH_COMM_ONLY (bench/programs/
+# common/comm_only.h), its exchange alone; the bound on hidden %.
+NATIVE_VARIANTS = ("original", "overlap", "nocomm", "bound")
+# Variants that compute nothing right (no verdict, no checksum to compare).
+NO_RESULT_VARIANTS = ("nocomm", "bound")
 # The annotation ablation (issue 15): NAME_toucan.c (Toucan form, derived
 # datatypes), NAME_explicit.c (receive/pack/send/unpack/compute regions),
 # NAME_directional.c (those per direction); run like tucana, not by default,
 # skipped for the programs without the source (GRAPH_SOURCES: another file).
 GRAPH_VARIANTS = ("toucan", "explicit", "directional")
 GRAPH_SOURCES = {("stencil13", "directional"): "stencil13_annotated.c"}
-KNOWN_VARIANTS = ALL_VARIANTS + list(GRAPH_VARIANTS)
+# ampi: the Original source built with AMPI's ampicc (--ampi DIR), run by
+# charmrun on P processes with P*V virtual ranks (+vp); not by default.
+AMPI_VARIANTS = ("ampi",)
+KNOWN_VARIANTS = ALL_VARIANTS + list(GRAPH_VARIANTS) + list(AMPI_VARIANTS)
 TUCANA_VARIANTS = ("tucana", "virtualized") + GRAPH_VARIANTS  # P processes x V subranks per worker
 HYBRID_VARIANTS = ("hybrid",)                 # P ranks x V tasks per rank
-SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS  # run by tucana-run, swept over V
+SWEEP_VARIANTS = TUCANA_VARIANTS + HYBRID_VARIANTS + AMPI_VARIANTS  # swept over V
+# The report's check: these (annotated, translated) are never slower than
+# virtualized (the same program, unannotated) at the same VF.
+TRANSLATED_VARIANTS = ("tucana",) + GRAPH_VARIANTS
 
 # Per-program settings.  args: the problem of a normal run (the timed loop of
 # the original variant takes roughly 0.5-1.5 s on 2 cores at 1gbit); quick: a
@@ -87,7 +106,8 @@ PROGRAMS = {
     # N REPEATS: any rank count R, a Q x Q block grid (Q = sqrt(R) for a
     # square R, else the smallest Q with R | Q^2: 2 for 2 and 4 ranks, 4 for
     # 8 and 16); Q must divide N
-    "cannon": {"args": "2048 1", "quick": "256 1"},
+    # (libs: what the ampi variant links, as bench/programs/CMakeLists.txt)
+    "cannon": {"args": "2048 1", "quick": "256 1", "libs": "-lopenblas"},
     # CELLS HALO ITERATIONS PARTS: a global instance (PARTS parts of the mesh
     # spread over the ranks), at most PARTS ranks; the benchmark size moves
     # about as much per iteration between 2 ranks (192k values each way) as
@@ -105,6 +125,7 @@ DEFAULT_PROGRAM = {"args": "", "quick": ""}
 
 NETWORK_RE = re.compile(r"^network: (.*)$", re.M)
 NOCOMM_BANNER = "tucana-nocomm: active"
+COMM_ONLY_RE = re.compile(r"^comm-only: ", re.M)  # common/comm_only.h's COMM_ONLY_LINE
 
 
 # ----------------------------------------------------------------- helpers
@@ -303,6 +324,8 @@ def build_command(job, opts, ctx):
             if job.variant == "nocomm":
                 cmd += ["-genv", "LD_PRELOAD", ctx["nocomm_lib"]]
         cmd += shlex.split(opts.mpirun_args)
+    elif job.variant in AMPI_VARIANTS:
+        return ampi_command(job, opts, ctx, oversub) + shlex.split(job.args)
     else:
         what = "--tasks" if job.variant in HYBRID_VARIANTS else "--vf"
         cmd = [ctx["tucana_run"], "-np", str(job.np), what, str(job.vf)]
@@ -316,6 +339,25 @@ def build_command(job, opts, ctx):
             cmd += ["--mpirun-args", " ".join(extra)]
         cmd += shlex.split(opts.tucana_run_args)
     return cmd + [job.binary] + shlex.split(job.args)
+
+
+def ampi_command(job, opts, ctx, oversub):
+    """The ampi variant's argv but the program's arguments: DIR/bin/charmrun
+    +pP, the launcher options of the native runs, the binary, +vpP*V,
+    --ampi-args.  The charmrun of an MPI-layer build (mpi-linux-x86_64) runs
+    `mpirun -np P` with every option it does not know passed on in order,
+    so the ranks get the same binding (and --oversubscribe) as Original's,
+    and the same Open MPI (the namespace's TCP settings) carries AMPI's
+    messages between the P processes.  AMPI maps the virtual ranks to the
+    processes in blocks by default (ranks 0..V-1 on process 0), as
+    tucana-run does its subranks."""
+    cmd = [ctx["ampi"]["charmrun"], f"+p{job.np}", "++quiet"]
+    if ctx["launcher"] == "openmpi":
+        cmd += ["--oversubscribe", "--bind-to", "none"] if oversub else ["--bind-to", "core"]
+    elif not oversub:
+        cmd += ["-bind-to", "core"]
+    cmd += shlex.split(opts.mpirun_args)
+    return cmd + [job.binary, f"+vp{job.np * job.vf}"] + shlex.split(opts.ampi_args)
 
 
 def wrap_netns(cmd, opts):
@@ -366,6 +408,9 @@ def run_job(job, opts, ctx, logdir):
     elif job.variant == "nocomm":
         # wrong results are expected; the preload must have taken effect
         status = "ok" if NOCOMM_BANNER in se else "no-preload"
+    elif job.variant == "bound" and rc == 0:
+        # nothing computed, no verdict; it must be the comm-only build
+        status = "ok" if COMM_ONLY_RE.search(so) else "not-comm-only"
     elif rc != 0 or verdict == "failed":
         status = "failed"
     elif verdict != "ok":
@@ -402,7 +447,8 @@ def make_jobs(opts, ctx):
         virtual_args = args
         if opts.subrank_layout and not opts.quick and prog not in opts.args_map and info.get("virtual_args"):
             virtual_args = info["virtual_args"]
-            ctx["notes"].append(f"{prog}: tucana/virtualized at VF >= 2 run with `{virtual_args}` "
+            ctx["notes"].append(f"{prog}: the over-decomposed variants (tucana, virtualized, ampi, the "
+                                f"graph variants) at VF >= 2 run with `{virtual_args}` "
                                 f"(the same problem, its subranks laid across the process boundary)")
         np_ = opts.np_map.get(prog, opts.np)
         vf = opts.vf_map.get(prog, opts.vf)
@@ -445,6 +491,8 @@ def variant_binary(prog, variant, opts):
     src = "original" if variant == "nocomm" else variant
     path = (opts.bin_map.get(f"{prog}:{variant}") or opts.bin_map.get(variant)
             or opts.bin_map.get(f"{prog}:{src}") or opts.bin_map.get(src))
+    if not path and variant in AMPI_VARIANTS:
+        return build_ampi(prog, opts)
     source = GRAPH_SOURCES.get((prog, variant), f"{prog}_{variant}.c")
     if not path and variant in HYBRID_VARIANTS + GRAPH_VARIANTS and not os.path.isfile(
             os.path.join(REPO, "bench", "programs", prog, source)):
@@ -466,6 +514,60 @@ def variant_binary(prog, variant, opts):
     return os.path.abspath(path)
 
 
+def ampi_tools(opts):
+    """{'dir', 'ampicc', 'charmrun'} of --ampi DIR (a Charm++ build with
+    AMPI: DIR/bin/ampicc and DIR/bin/charmrun), or None with a note."""
+    if not opts.ampi:
+        return None
+    d = os.path.abspath(opts.ampi)
+    tools = {"dir": d, "ampicc": os.path.join(d, "bin", "ampicc"),
+             "charmrun": os.path.join(d, "bin", "charmrun")}
+    missing = [t for t in ("ampicc", "charmrun") if not os.access(tools[t], os.X_OK)]
+    if missing:
+        die(f"--ampi {opts.ampi}: no {' or '.join('bin/' + m for m in missing)} there "
+            "(expected a Charm++ AMPI build: ./build AMPI mpi-linux-x86_64 ...)")
+    return tools
+
+
+def ampi_build_command(prog, opts, out):
+    """ampicc's argv for NAME.ampi: the Original source, -O2, the program's libs."""
+    src = os.path.join(REPO, "bench", "programs", prog, f"{prog}.c")
+    libs = shlex.split(PROGRAMS.get(prog, {}).get("libs", ""))
+    return [opts.ctx["ampi"]["ampicc"], "-O2", "-o", out, src] + libs
+
+
+def build_ampi(prog, opts):
+    """NAME.ampi in OUT/ampi/, built from bench/programs/NAME/NAME.c with
+    DIR/bin/ampicc (--ampi DIR); None (a note) without --ampi, a warning when
+    the build fails.  With --dry-run the command is printed, not run."""
+    ctx = opts.ctx
+    if ctx.get("ampi") is None:
+        msg = f"{prog}: no ampi variant without --ampi DIR (a Charm++ AMPI build); ampi skipped"
+        print("note: " + msg, flush=True)
+        ctx["notes"].append(msg)
+        return None
+    src = os.path.join(REPO, "bench", "programs", prog, f"{prog}.c")
+    if not os.path.isfile(src):
+        msg = f"{prog}: no {src}; ampi skipped"
+        warn(msg)
+        ctx["notes"].append(msg)
+        return None
+    out = os.path.join(opts.out, "ampi", f"{prog}.ampi")
+    cmd = ampi_build_command(prog, opts, out)
+    if opts.dry_run:
+        print("# build: " + " ".join(shlex.quote(c) for c in cmd))
+        return out
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    print(f"building {out} with {cmd[0]}", flush=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(out))
+    if r.returncode != 0 or not os.access(out, os.X_OK):
+        msg = f"{prog}/ampi: {' '.join(cmd)} failed; ampi skipped"
+        warn(msg + ":\n" + r.stdout + r.stderr)
+        ctx["notes"].append(msg)
+        return None
+    return out
+
+
 # --------------------------------------------------------------- analysis
 
 def load_results(path):
@@ -485,7 +587,7 @@ def analyse(rows):
         g["statuses"].append(r["status"])
         if r["status"] == "ok" and r["seconds"]:
             g["times"].append(float(r["seconds"]))
-            if r["variant"] != "nocomm" and r["checksum"]:
+            if r["variant"] not in NO_RESULT_VARIANTS and r["checksum"]:
                 g["checksums"].add(r["checksum"])
     for g in groups.values():
         t = g["times"]
@@ -517,6 +619,67 @@ def hidden(t_orig, t_var, t_nocomm, g_orig, g_nocomm):
     return h, ""
 
 
+def bound(t_orig, t_nocomm, t_bound):
+    """The bound on hidden %: 100 * (T_orig - max(W, C)) / (T_orig - W), W =
+    T_nocomm (the computation alone), C = T_bound (the exchange alone): no
+    schedule ends before both.  None when a time is missing or W >= T_orig."""
+    if t_orig is None or t_nocomm is None or t_bound is None or t_orig <= t_nocomm:
+        return None
+    return 100.0 * (t_orig - max(t_nocomm, t_bound)) / (t_orig - t_nocomm)
+
+
+def beyond_bound(h, bound_pct, gap, mads):
+    """How far hidden % h passes the bound, in points, when by more than the
+    noise, else None.  gap: T_orig - T_nocomm (s); mads: the MADs of the
+    variant's runs and of the runs that set the bound (NoComm's or the
+    bound's, whichever is longer).  Noise, in points: 100 * 2 * sum(mads) /
+    gap, the same rule as hidden()'s."""
+    if h is None or bound_pct is None:
+        return None
+    noise = 100.0 * 2.0 * sum(mads) / gap
+    return h - bound_pct if h - bound_pct > noise else None
+
+
+def slower_than_virtualized(g_translated, g_virtualized):
+    """(seconds by which the translated median exceeds the virtualized one,
+    noise, verdict): verdict 'slower' when that excess is above the noise,
+    2 * (MAD of the translated runs + MAD of the virtualized runs) (the
+    spread of the repetitions, as in hidden()); 'ok' otherwise; with fewer
+    than 3 runs of either there is no spread to go by: 'slower (no noise
+    estimate)' for any excess.  None when either has no time."""
+    if not g_translated or not g_virtualized or g_translated["median"] is None \
+            or g_virtualized["median"] is None:
+        return None
+    excess = g_translated["median"] - g_virtualized["median"]
+    noise = 2.0 * (g_translated["mad"] + g_virtualized["mad"])
+    if min(len(g_translated["times"]), len(g_virtualized["times"])) < 3:
+        return excess, noise, "slower (no noise estimate)" if excess > 0 else "ok"
+    return excess, noise, "slower" if excess > noise else "ok"
+
+
+def checks(opts, groups):
+    """The report's check, per program and VF: every translated variant
+    (TRANSLATED_VARIANTS) against virtualized at the same VF.  Rows for
+    checks.csv and the summary's "Checks" section."""
+    out = []
+    for prog in opts.programs_list:
+        for variant in TRANSLATED_VARIANTS:
+            if variant not in opts.variants_list or "virtualized" not in opts.variants_list:
+                continue
+            for key in sorted(k for k in groups if k[0] == prog and k[1] == variant):
+                vf = key[2]
+                res = slower_than_virtualized(groups[key], groups.get((prog, "virtualized", vf)))
+                if res is None:
+                    continue
+                excess, noise, verdict = res
+                out.append({"program": prog, "vf": vf, "variant": variant,
+                            "median_s": fmt(groups[key]["median"], 6),
+                            "virtualized_median_s": fmt(groups[(prog, "virtualized", vf)]["median"], 6),
+                            "excess_s": f"{excess:+.6f}", "noise_s": f"{noise:.6f}",
+                            "verdict": verdict})
+    return out
+
+
 def summarize(opts, ctx, rows):
     groups = analyse(rows)
     programs = [p for p in opts.programs_list if any(k[0] == p for k in groups)]
@@ -529,6 +692,11 @@ def summarize(opts, ctx, rows):
         stat = opts.stat  # "median" or "min": the time that speedup and hidden % use
         t_orig = g_orig[stat] if g_orig else None
         t_noc = g_noc[stat] if g_noc else None
+        g_bound = groups.get((prog, "bound", None))
+        t_bound = g_bound[stat] if g_bound else None
+        bound_pct = bound(t_orig, t_noc, t_bound)
+        # the runs that set the bound: the longer of NoComm and the bound
+        g_limit = (g_bound if t_bound > t_noc else g_noc) if bound_pct is not None else None
         ref_sums = g_orig["checksums"] if g_orig else set()
         rank_dependent = PROGRAMS.get(prog, {}).get("rank_dependent", False)
         for variant in opts.variants_list:
@@ -542,7 +710,7 @@ def summarize(opts, ctx, rows):
                 t = g[stat]
                 speedup = t_orig / t if (t and t_orig) else None
                 h, note = (None, "")
-                if variant in ("overlap",) + SWEEP_VARIANTS:
+                if variant in ("overlap", "bound") + SWEEP_VARIANTS:
                     if g_orig and g_noc:
                         h, note = hidden(t_orig, t, t_noc, g_orig, g_noc)
                     else:
@@ -560,6 +728,22 @@ def summarize(opts, ctx, rows):
                     note = "; ".join(filter(None, [
                         f"communication = {100.0 * (t_orig - t) / t_orig:.1f}% of T_original",
                         note]))
+                if variant == "bound" and t_noc is not None and t is not None:
+                    note = "; ".join(filter(None, [
+                        "the exchange alone" + (" is shorter than the computation (NoComm): "
+                                                "the bound is 100%" if t <= t_noc else
+                                                ", longer than the computation (NoComm): it sets the bound"),
+                        note]))
+                # (the bound row's hidden % is the exchange-only limit, no share)
+                share = (100.0 * h / bound_pct
+                         if (h is not None and bound_pct and variant != "bound") else None)
+                over = (beyond_bound(h, bound_pct, t_orig - t_noc, [g["mad"], g_limit["mad"]])
+                        if variant != "bound" and g_limit else None)
+                if over is not None:
+                    note = "; ".join(filter(None, [
+                        f"**hidden % exceeds the bound by {over:.1f} points, beyond the noise: "
+                        "the bound is not a bound** (it is faster than the computation alone "
+                        "or the exchange alone; see docs/benchmarks.md)", note]))
                 row = {"program": prog, "variant": variant, "np": g["np"],
                        "vf": vf if vf else "", "ranks": g["ranks"],
                        "runs_ok": len(g["times"]), "runs": g["runs"],
@@ -568,6 +752,9 @@ def summarize(opts, ctx, rows):
                        "max_s": fmt(g["max"], 6) if g["max"] is not None else "",
                        "speedup": f"{speedup:.3f}" if speedup else "",
                        "hidden_pct": f"{h:.1f}" if h is not None else "",
+                       "bound_pct": f"{bound_pct:.1f}" if bound_pct is not None else "",
+                       "share_of_bound_pct": f"{share:.1f}" if share is not None else "",
+                       "above_bound": "yes" if over is not None else "",
                        "stat": stat, "note": note}
                 if variant in SWEEP_VARIANTS:
                     sweep.append(row)
@@ -588,17 +775,52 @@ def md_table(rows, cols, heads):
     out = ["| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for r in rows:
         out.append("| " + " | ".join(str(r.get(c, "")) if r.get(c, "") != "" else "n/a"
-                                     if c in ("hidden_pct", "speedup", "median_s") else str(r.get(c, ""))
+                                     if c in ("hidden_pct", "speedup", "median_s", "bound_pct",
+                                              "share_of_bound_pct") else str(r.get(c, ""))
                                      for c in cols) + " |")
     return "\n".join(out)
 
 
+def check_lines(chk):
+    """The summary's "Checks" section (markdown lines) for checks() rows."""
+    md = ["## Checks", "",
+          "Translated (tucana and the graph variants) never slower than virtualized at the "
+          "same VF: a (program, VF) is flagged when the translated median exceeds the "
+          "virtualized median by more than the noise, 2 x (the median absolute deviation of "
+          "the translated runs + that of the virtualized runs); with fewer than 3 runs of "
+          "either there is no noise estimate and any excess is flagged. A benchmark check, "
+          "not a timed test.", ""]
+    if not chk:
+        return md + ["No translated and virtualized runs at a common VF.", ""]
+    bad = [c for c in chk if c["verdict"] != "ok"]
+    md.append(f"**{len(bad)} of {len(chk)} flagged.**" if bad else
+              f"All {len(chk)} pass.")
+    md += ["", md_table(chk, ["program", "vf", "variant", "median_s", "virtualized_median_s",
+                              "excess_s", "noise_s", "verdict"],
+                        ["program", "VF", "translated", "median s", "virtualized median s",
+                         "excess s", "noise s", "verdict"]), ""]
+    return md
+
+
 def write_reports(opts, ctx, rows):
     summary, sweep, groups = summarize(opts, ctx, rows)
+    chk = checks(opts, groups)
+    for c in chk:
+        if c["verdict"] != "ok":
+            for r in summary + sweep:
+                if (r["program"], r["variant"], r["vf"]) == (c["program"], c["variant"], c["vf"]) \
+                        and "slower than virtualized" not in r["note"]:
+                    r["note"] = "; ".join(filter(None, [
+                        f"**slower than virtualized at VF {c['vf']}** ({c['excess_s']} s, "
+                        f"noise {c['noise_s']} s)", r["note"]]))
     sfields = ["program", "variant", "np", "vf", "ranks", "runs_ok", "runs", "median_s",
-               "min_s", "max_s", "speedup", "hidden_pct", "stat", "note"]
+               "min_s", "max_s", "speedup", "hidden_pct", "bound_pct", "share_of_bound_pct",
+               "above_bound", "stat", "note"]
     write_csv(os.path.join(opts.out, "summary.csv"), summary, sfields)
     write_csv(os.path.join(opts.out, "vf_sweep.csv"), sweep, sfields)
+    write_csv(os.path.join(opts.out, "checks.csv"), chk,
+              ["program", "vf", "variant", "median_s", "virtualized_median_s", "excess_s",
+               "noise_s", "verdict"])
 
     networks = sorted(set(r["network"] for r in rows if r.get("network")))
     net_line = "; ".join(networks) if networks else ctx.get("network", "unknown")
@@ -614,24 +836,41 @@ def write_reports(opts, ctx, rows):
         head.append("**Warning: the interconnect was not throttled: communication is nearly free "
                     "and hidden % means little.**")
     cols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "min_s", "max_s",
-            "speedup", "hidden_pct", "note"]
+            "speedup", "hidden_pct", "share_of_bound_pct", "note"]
     heads = ["program", "variant", "P", "VF/tasks", "ranks", "ok runs", "median s", "min s", "max s",
-             "speedup", "hidden %", "note"]
+             "speedup", "hidden %", "% of bound", "note"]
     md = ["# Benchmark summary", ""] + ["- " + h for h in head] + [""]
     md += [f"hidden % = 100 * (T_original - T_variant) / (T_original - T_nocomm), on the {opts.stat} "
            "times of the repetitions; speedup = T_original / T_variant. n/a for original and nocomm. "
-           "VF/tasks: subranks per worker (tucana, virtualized: P*VF ranks) or tasks per rank "
-           "(hybrid: `tucana-run --tasks`, P ranks).", ""]
+           "VF/tasks: subranks per worker (tucana, virtualized: P*VF ranks; ampi: P*VF virtual "
+           "ranks) or tasks per rank (hybrid: `tucana-run --tasks`, P ranks).",
+           "",
+           "bound = 100 * (T_original - max(T_nocomm, T_bound)) / (T_original - T_nocomm): the "
+           "best hidden % that any schedule can reach, since none ends before the computation "
+           "alone (NoComm, W) or the exchange alone (bound: the Original built with "
+           "-DBENCH_COMM_ONLY, C). % of bound = 100 * hidden % / bound. A hidden % above the "
+           "bound by more than the noise (2 x the MADs of the variant's runs and of the runs "
+           "that set the bound, as a share of T_original - T_nocomm) is marked: then the bound "
+           "is not a bound.", ""]
+    bounds = {r["program"]: r["bound_pct"] for r in summary if r["bound_pct"]}
     for prog in opts.programs_list:
         prow = [r for r in summary if r["program"] == prog]
         if not prow:
             continue
         lay = ctx["layout"].get(prog, {})
         md += [f"## {prog}", "", f"Arguments: `{lay.get('args', '')}`", "",
+               f"Bound on hidden %: {bounds[prog]}%" if prog in bounds else
+               "Bound on hidden %: n/a (needs original, nocomm and bound runs)", "",
                md_table(prow, cols, heads), ""]
+    md += check_lines(chk)
+    over = [r for r in summary + sweep if r["above_bound"]]
+    if over:
+        md += ["**Above the bound** (the bound is not a bound here): " + ", ".join(
+            f"{r['program']} {r['variant']}{v_label(r['variant'], r['vf'])} "
+            f"({r['hidden_pct']}% against {r['bound_pct']}%)" for r in over), ""]
     if ctx["notes"]:
         md += ["## Notes", ""] + ["- " + n for n in ctx["notes"]] + [""]
-    md += ["Files: results.csv (every run), summary.csv (this table), vf_sweep.csv/.md, "
+    md += ["Files: results.csv (every run), summary.csv (this table), vf_sweep.csv/.md, checks.csv, "
            "time_per_variant.png, hidden_per_vf.png, logs/ (each run's command and output).", ""]
     with open(os.path.join(opts.out, "summary.md"), "w") as f:
         f.write("\n".join(md))
@@ -642,16 +881,16 @@ def write_reports(opts, ctx, rows):
            "- VF/tasks: VF subranks per worker for tucana and virtualized (P*VF ranks); tasks per "
            "rank (`tucana-run --tasks`) for hybrid (P ranks).", ""]
     vcols = ["program", "variant", "np", "vf", "ranks", "runs_ok", "median_s", "speedup",
-             "hidden_pct", "note"]
+             "hidden_pct", "bound_pct", "share_of_bound_pct", "note"]
     vheads = ["program", "variant", "P", "VF/tasks", "ranks", "ok runs", "median s", "speedup",
-              "hidden %", "note"]
+              "hidden %", "bound %", "% of bound", "note"]
     if sweep:
         for prog in opts.programs_list:
             prow = [r for r in sweep if r["program"] == prog]
             if prow:
                 vmd += [f"## {prog}", "", md_table(prow, vcols, vheads), ""]
     else:
-        vmd += ["No tucana/virtualized/hybrid runs.", ""]
+        vmd += ["No tucana/virtualized/hybrid/ampi runs.", ""]
     with open(os.path.join(opts.out, "vf_sweep.md"), "w") as f:
         f.write("\n".join(vmd))
     return summary, sweep
@@ -682,7 +921,8 @@ def read_plot_data(out):
 
 VARIANT_COLORS = {"original": "#7f7f7f", "overlap": "#1f77b4", "nocomm": "#2ca02c",
                   "tucana": "#d62728", "virtualized": "#ff7f0e", "hybrid": "#9467bd",
-                  "toucan": "#e377c2", "explicit": "#17becf", "directional": "#bcbd22"}
+                  "toucan": "#e377c2", "explicit": "#17becf", "directional": "#bcbd22",
+                  "bound": "#000000", "ampi": "#8c564b"}
 
 
 def v_label(variant, vf, sep=" "):
@@ -750,6 +990,10 @@ def plot_matplotlib(out):
         if orow:
             ax.axhline(float(orow[0]["hidden_pct"]), color=VARIANT_COLORS["overlap"],
                        linestyle="--", label="overlap (hand-written)")
+        brow = [r for r in summary if r["program"] == prog and r.get("bound_pct")]
+        if brow:
+            ax.axhline(float(brow[0]["bound_pct"]), color=VARIANT_COLORS["bound"],
+                       linestyle="-.", label="bound: max(computation, exchange alone)")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.axhline(100, color="black", linewidth=0.8, linestyle=":")
         ax.set_xscale("log", base=2)
@@ -893,9 +1137,9 @@ def parse_args(argv):
     ap.add_argument("--no-sweep", action="store_true", help="same as --vf-sweep none")
     ap.add_argument("--quick", action="store_true", help="1 repetition, small sizes, no sweep")
     ap.add_argument("--subrank-layout", action="store_true",
-                    help="run tucana/virtualized at VF >= 2 with the program's 'virtual_args' (the same "
-                         "problem, split so that the subranks of a process share the boundary with the "
-                         "other process) where the table has them")
+                    help="run tucana/virtualized/ampi (and the graph variants) at VF >= 2 with the "
+                         "program's 'virtual_args' (the same problem, split so that the subranks of a "
+                         "process share the boundary with the other process) where the table has them")
     ap.add_argument("--stat", choices=["median", "min"], default="median",
                     help="time per variant for speedup and hidden %%: the median of the repetitions "
                          "(default) or the minimum (noise only adds time: use on a busy machine)")
@@ -906,6 +1150,11 @@ def parse_args(argv):
     ap.add_argument("--tucana-run-args", default="", help="extra tucana-run options")
     ap.add_argument("--mpicc", default="mpicc", help="MPI C compiler to build the nocomm library if needed")
     ap.add_argument("--nocomm-lib", default=None, help="path of libtucana_nocomm.so")
+    ap.add_argument("--ampi", metavar="DIR", default=None,
+                    help="a Charm++ AMPI build (DIR/bin/ampicc, DIR/bin/charmrun, e.g. "
+                         "charm/mpi-linux-x86_64): the ampi variant is the Original built with it")
+    ap.add_argument("--ampi-args", default="",
+                    help="extra options of the AMPI program (after +vpN), e.g. '+tcharm_stacksize 1M'")
     ap.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     ap.add_argument("--no-plots", action="store_true", help="skip the plots")
     ap.add_argument("--replot", metavar="OUT", help="only redraw the plots of an existing OUT directory")
@@ -999,6 +1248,7 @@ def main(argv):
     os.makedirs(logdir, exist_ok=True)
     ctx = context(opts)
     opts.ctx = ctx
+    ctx["ampi"] = ampi_tools(opts)
 
     # --netns once: run this script again inside one namespace, then plot here.
     if opts.netns == "once" and opts.network_mode != "shm" and not opts.inside_netns and not opts.dry_run:

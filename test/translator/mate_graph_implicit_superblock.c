@@ -3,7 +3,9 @@
 // a loop is a superblock; its regions are named, their kind is
 // TUCANA_REGION_OTHER, and the graph is exactly the depends clauses:
 // 'x' = region x of the same iteration, 'x*' = region x of the previous one.
-// A plain for loop without region pragmas stays as it is.
+// A plain for loop without region pragmas stays as it is. `interior` only
+// touches its own local and depends on itself alone: the loop runs in the
+// lookahead form (docs/translator.md), interior running ahead of the ring.
 //
 // RUN: %tucana-translate %s -o %t.c -- 2>&1 | count 0
 // RUN: FileCheck %s --input-file=%t.c --match-full-lines -DFILE=%s
@@ -30,7 +32,7 @@ int main(int argc, char **argv) {
 
     // There is no pragma line: the tables go right before the 'for', on its
     // line, and a #line gives the 'for' its own number back.
-    // CHECK: { /* tucana: superblock mate_graph_implicit_superblock.c:[[#SB:@LINE+18]], regions recv_halo pack send_halo interior update (translated by tucana-translate) */
+    // CHECK: { /* tucana: superblock mate_graph_implicit_superblock.c:[[#SB:@LINE+20]], regions recv_halo pack send_halo interior update, lookahead (translated by tucana-translate) */
     // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_0[] = {{[{][{]}}4, 1}};
     // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_1[] = {{[{][{]}}4, 1}, {2, 1}};
     // CHECK-NEXT:   static const tucana_dependency tucana_sb0_deps_2[] = {{[{][{]}}1, 0}};
@@ -44,9 +46,11 @@ int main(int argc, char **argv) {
     // CHECK-NEXT:       {"update", TUCANA_REGION_OTHER, 3, tucana_sb0_deps_4},
     // CHECK-NEXT:   };
     // CHECK-NEXT:   static const tucana_superblock_desc tucana_sb0_desc = {"mate_graph_implicit_superblock.c:[[#SB]]", 5, tucana_sb0_regions};
-    // CHECK-NEXT:   tucana_superblock *tucana_sb0 = tucana_sb_begin(&tucana_sb0_desc);
+    // CHECK-NEXT:   long long tucana_sb0_start = (long long)(int)(0), tucana_sb0_end = (long long)(8), tucana_sb0_step = (long long)(1);
+    // CHECK-NEXT:   long long tucana_sb0_trips = tucana_sb0_step > 0 && tucana_sb0_start < tucana_sb0_end ? (tucana_sb0_end - tucana_sb0_start + tucana_sb0_step - 1) / tucana_sb0_step : 0;
+    // CHECK-NEXT:   tucana_superblock *tucana_sb0 = tucana_sb_begin_ahead(&tucana_sb0_desc, tucana_sb0_trips);
     // CHECK-NEXT: #line [[#SB]] "[[FILE]]"
-    // CHECK-NEXT:     for (int step = 0; step < 8; step++) { for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next(tucana_sb0)) >= 0;) switch (tucana_sb0_r) {
+    // CHECK-NEXT:     for (int step = 0; step < 8; step++) { long long tucana_sb0_k; for (int tucana_sb0_r; (tucana_sb0_r = tucana_sb_next_ahead(tucana_sb0, &tucana_sb0_k)) >= 0;) { step = (int)(tucana_sb0_start + tucana_sb0_k * tucana_sb0_step); switch (tucana_sb0_r) {
     // CHECK-NEXT: case 0: { /* region recv_halo */
     for (int step = 0; step < 8; step++) {
 #pragma mate region(recv_halo) depends(update*)
@@ -62,7 +66,7 @@ int main(int argc, char **argv) {
         // CHECK-NEXT:             MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
         // CHECK-NEXT:             acc += in;
         // CHECK-NEXT:         } tucana_sb_ran(tucana_sb0, 4); break; }
-        // CHECK-NEXT:     } } tucana_sb_end(tucana_sb0); }
+        // CHECK-NEXT:     } } break; } tucana_sb_end(tucana_sb0); }
 #pragma mate region(update) depends(recv_halo, send_halo, interior)
         {
             MPI_Waitall(2, req, MPI_STATUSES_IGNORE);

@@ -3,8 +3,9 @@
 // region runs only when the instances it depends on have run and their
 // requests completed), how far requests may lag behind the iterations,
 // retirement, priorities, the wait descriptions, completions on other
-// threads, and nested superblocks (one run per superblock). Requests are
-// simulated with request_posted/request_completed.
+// threads, and nested superblocks (one run per superblock); then the
+// lookahead mode (a canonical loop's regions running ahead of each other).
+// Requests are simulated with request_posted/request_completed.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -41,9 +42,13 @@ class SuperblockRunTest : public ::testing::Test {
   // Runs `region` (pick_ready must have allowed it) posting `requests`
   // pending requests; returns its instance.
   Instance* run_region(SuperblockRun& run, int region, int requests = 0) {
+    long iteration = run.next_iteration_of(region);
     Instance* in = run.start(region);
     EXPECT_EQ(in->region, region);
-    EXPECT_EQ(in->iteration, run.iteration());
+    EXPECT_EQ(in->iteration, iteration);
+    if (!run.lookahead()) {
+      EXPECT_EQ(iteration, run.iteration());
+    }
     for (int i = 0; i < requests; ++i) SuperblockRun::request_posted(in);
     run.ran(region);
     return in;
@@ -467,6 +472,119 @@ TEST_F(SuperblockRunTest, NestedSuperblocksAreIndependentRuns) {
   EXPECT_EQ(outer_wakes, 1);
   EXPECT_EQ(inner_wakes, 1);
   EXPECT_EQ(outer.pick_ready(), 2);
+}
+
+// ------------------------------------------------------------- lookahead
+
+// send (no dependency) and compute (depends(send)): send may run ahead of
+// compute while compute waits for send's requests.
+const tucana_dependency kAfterSend[] = {{0, 0}};
+const tucana_region_desc kSendComputeRegions[] = {
+    {"send", TUCANA_REGION_SEND, 0, nullptr},
+    {"compute", TUCANA_REGION_COMPUTE, 1, kAfterSend},
+};
+const tucana_superblock_desc kSendCompute = {"ahead.c:1", 2, kSendComputeRegions};
+
+TEST_F(SuperblockRunTest, LookaheadWithNoTripsIsDoneAtOnce) {
+  SuperblockRun run(&kSendCompute, &count_wake, &wakes, 0);
+  EXPECT_TRUE(run.lookahead());
+  EXPECT_EQ(run.pick_ready(), kDone);
+  EXPECT_TRUE(run.all_done());
+}
+
+TEST_F(SuperblockRunTest, LookaheadRunsEachRegionThroughEveryIterationInOrder) {
+  SuperblockRun run(&kToucan, &count_wake, &wakes, 3);
+  std::vector<std::pair<int, long>> order;
+  for (int r; (r = run.pick_ready()) >= 0;) {
+    order.push_back({r, run.next_iteration_of(r)});
+    run_region(run, r);
+  }
+  EXPECT_EQ(run.pick_ready(), kDone);
+  // The Toucan graph orders the iterations (receive and send of j+1 after
+  // compute of j): the same order as iteration at a time.
+  std::vector<std::pair<int, long>> expected = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1},
+                                                {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+  EXPECT_EQ(order, expected);
+  EXPECT_TRUE(run.all_done());
+}
+
+TEST_F(SuperblockRunTest, LookaheadLetsARegionRunAheadUpToTheLimit) {
+  SuperblockRun run(&kSendCompute, &count_wake, &wakes, 100);
+  std::vector<Instance*> sends;
+  // compute of iteration 0 waits for send 0's request: send runs ahead.
+  for (long j = 0; j < SuperblockRun::kAheadLimit; ++j) {
+    ASSERT_EQ(run.pick_ready(), 0);
+    EXPECT_EQ(run.next_iteration_of(0), j);
+    sends.push_back(run_region(run, 0, 1));
+  }
+  // send is kAheadLimit iterations ahead of compute: it waits.
+  EXPECT_EQ(run.pick_ready(), kNone);
+  char note[256];
+  run.describe_wait(note, sizeof note, false);
+  EXPECT_EQ(std::string(note), "region compute (iteration 0) waits for region send (iteration 0) to complete its requests");
+  SuperblockRun::request_completed(sends[0]);
+  EXPECT_EQ(run.pick_ready(), 1);  // compute 0 is ready, send 4 is not yet
+  EXPECT_EQ(run.next_iteration_of(1), 0);
+  run_region(run, 1);
+  EXPECT_EQ(run.pick_ready(), 0);  // compute 1 waits; send 4 is within the limit now
+  EXPECT_EQ(run.next_iteration_of(0), SuperblockRun::kAheadLimit);
+}
+
+TEST_F(SuperblockRunTest, LookaheadPicksTheLowestIterationBeforeThePriority) {
+  SuperblockRun run(&kSendCompute, &count_wake, &wakes, 10);
+  run.set_priority(0, 5);  // send outranks compute
+  run_region(run, 0);      // send 0, no requests
+  // Ready: compute 0 and send 1; compute 0 is of the lower iteration.
+  EXPECT_EQ(run.pick_ready(), 1);
+  run_region(run, 1);
+  EXPECT_EQ(run.pick_ready(), 0);
+  // Same iteration: the priority, then the index.
+  const tucana_region_desc free_regions[] = {{"a", TUCANA_REGION_OTHER, 0, nullptr},
+                                             {"b", TUCANA_REGION_OTHER, 0, nullptr},
+                                             {"c", TUCANA_REGION_OTHER, 0, nullptr}};
+  const tucana_superblock_desc free_desc = {"t.c:5", 3, free_regions};
+  SuperblockRun even(&free_desc, &count_wake, &wakes, 10);
+  even.set_priority(2, 5);
+  EXPECT_EQ(even.pick_ready(), 2);  // c 0: the highest priority
+  run_region(even, 2);
+  EXPECT_EQ(even.pick_ready(), 0);  // a 0 before b 0 and c 1
+}
+
+TEST_F(SuperblockRunTest, LookaheadPreviousIterationDependencyNamesTheIterationBefore) {
+  // a (depends(b*)) and b (no dependency): a of j waits for b of j-1.
+  const tucana_dependency a_deps[] = {{1, 1}};
+  const tucana_region_desc regions[] = {{"a", TUCANA_REGION_OTHER, 1, a_deps}, {"b", TUCANA_REGION_OTHER, 0, nullptr}};
+  const tucana_superblock_desc desc = {"t.c:9", 2, regions};
+  SuperblockRun run(&desc, &count_wake, &wakes, 10);
+  run_region(run, 0);  // a 0: b of -1 is met
+  EXPECT_EQ(run.pick_ready(), 1);
+  Instance* b0 = run_region(run, 1, 1);
+  // a 1 waits for b 0's request; b 1 may run meanwhile.
+  EXPECT_EQ(run.pick_ready(), 1);
+  EXPECT_EQ(run.next_iteration_of(1), 1);
+  run_region(run, 1);
+  EXPECT_EQ(run.pick_ready(), 1);  // b 2: a 1 still waits for b 0
+  EXPECT_EQ(run.next_iteration_of(1), 2);
+  SuperblockRun::request_completed(b0);
+  EXPECT_EQ(run.pick_ready(), 0);  // a 1, of the lower iteration
+  EXPECT_EQ(run.next_iteration_of(0), 1);
+}
+
+TEST_F(SuperblockRunTest, LookaheadRetiresInstancesAndTheEndWaitsForRequests) {
+  SuperblockRun run(&kSendCompute, &count_wake, &wakes, 50);
+  Instance* last = nullptr;
+  for (int r; (r = run.pick_ready()) >= 0;) {
+    last = run_region(run, r, run.next_iteration_of(r) == 49 && r == 1 ? 1 : 0);
+    EXPECT_LE(run.live_instances(), 2u * (SuperblockRun::kAheadLimit + 1));
+  }
+  EXPECT_EQ(run.pick_ready(), kDone);
+  EXPECT_LE(run.live_instances(), 4u);  // iterations 48 and 49 may still be named
+  EXPECT_FALSE(run.all_done());          // compute 49's request
+  char note[256];
+  run.describe_wait(note, sizeof note, true);
+  EXPECT_EQ(std::string(note), "the end of the superblock waits for region compute (iteration 49) to complete its requests");
+  SuperblockRun::request_completed(last);
+  EXPECT_TRUE(run.all_done());
 }
 
 }  // namespace

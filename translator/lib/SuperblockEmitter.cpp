@@ -29,6 +29,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tucana/translate/CanonicalLoop.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/EditSet.h"
 #include "tucana/translate/RegionSplit.h"
@@ -80,6 +81,23 @@ class Emitter {
   unsigned line(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getLine(); }
   unsigned column(SourceLocation loc) const { return sm_.getPresumedLoc(sm_.getExpansionLoc(loc)).getColumn(); }
   std::string line_directive(unsigned n) const { return translate::line_directive(n, display_name_); }
+  // An expression of the input as written (a macro's name stays a name).
+  std::string text_of(const Expr* e) const {
+    return Lexer::getSourceText(sm_.getExpansionRange(e->getSourceRange()), sm_, lo_).str();
+  }
+  // The lookahead loop variable's type, as C spells it.
+  std::string var_type(const Superblock& sb) const {
+    return sb.loop.var->getType().getUnqualifiedType().getCanonicalType().getAsString(ctx_.getPrintingPolicy());
+  }
+  // The loop variable's value in iteration `k` (a long long): START + k *
+  // STEP in its own type (unsigned: modulo, as its increment wraps).
+  std::string loop_value(const Superblock& sb, const std::string& k) const {
+    const std::string t = var_type(sb), n = "tucana_sb" + std::to_string(sb.index);
+    if (sb.loop.var->getType()->isUnsignedIntegerType())
+      return "(" + t + ")((unsigned long long)" + n + "_start + (unsigned long long)" + k + " * (unsigned long long)" +
+             n + "_step)";
+    return "(" + t + ")(" + n + "_start + " + k + " * " + n + "_step)";
+  }
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -100,7 +118,7 @@ void Emitter::superblock(const Superblock& sb) {
   std::string ind(column(sb.begin) - 1, ' ');
   os << "{ /* tucana: superblock " << where << ", regions";
   for (const Region& r : sb.regions) os << " " << r.name;
-  os << " (translated by tucana-translate) */\n";
+  os << (sb.lookahead ? ", lookahead" : "") << " (translated by tucana-translate) */\n";
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];
     if (r.deps.empty()) continue;
@@ -123,7 +141,19 @@ void Emitter::superblock(const Superblock& sb) {
   os << ind << "  };\n";
   os << ind << "  static const tucana_superblock_desc " << k << "_desc = {" << c_string(where) << ", " << n << ", "
      << k << "_regions};\n";
-  os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin(&" << k << "_desc);\n";
+  if (sb.lookahead) {
+    // START, END and STEP once, before the loop, as the taskloop does (they
+    // are pure: SuperblockLookahead.h); START as the loop variable holds it.
+    const CanonicalLoop& h = sb.loop;
+    os << ind << "  long long " << k << "_start = (long long)(" << var_type(sb) << ")(" << text_of(h.start) << "), "
+       << k << "_end = (long long)(" << text_of(h.end) << "), " << k << "_step = " << (h.direction < 0 ? "-" : "")
+       << "(long long)(" << (h.step ? text_of(h.step) : "1") << ");\n";
+    os << ind << "  long long " << k << "_trips = "
+       << trip_count_expression(h, k + "_start", k + "_end", k + "_step") << ";\n";
+    os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin_ahead(&" << k << "_desc, " << k << "_trips);\n";
+  } else {
+    os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin(&" << k << "_desc);\n";
+  }
   if (std::any_of(sb.regions.begin(), sb.regions.end(), [](const Region& r) { return r.split; }))
     os << ind << "  tucana_sb_track_buffers(" << k << ");\n";
   os.flush();
@@ -167,9 +197,23 @@ void Emitter::superblock(const Superblock& sb) {
   for (std::size_t i = 0; i < n; ++i)
     if (!sb.regions[i].priority.empty())
       open += " tucana_sb_priority(" + k + ", " + std::to_string(i) + ", (" + sb.regions[i].priority + "));";
-  open += " for (int " + k + "_r; (" + k + "_r = tucana_sb_next(" + k + ")) >= 0;) switch (" + k + "_r) {";
+  if (sb.lookahead) {
+    // Every iteration in one pass of the loop's body: each dispatch gives
+    // the region and its iteration, the loop variable is set for it; after
+    // the last, a variable of the enclosing scope gets its final value, and
+    // the loop ends without running its increment again.
+    const std::string v = sb.loop.var->getName().str();
+    open += " long long " + k + "_k; for (int " + k + "_r; (" + k + "_r = tucana_sb_next_ahead(" + k + ", &" + k +
+            "_k)) >= 0;) { " + v + " = " + loop_value(sb, k + "_k") + "; switch (" + k + "_r) {";
+    std::string close = "} } ";
+    if (!isa<DeclStmt>(cast<ForStmt>(unwrap_attributes(sb.stmt))->getInit()))
+      close += v + " = " + loop_value(sb, k + "_trips") + "; ";
+    edits_.insert(offset(sb.body->getRBracLoc()), kAfterInPlace, close + "break; ");
+  } else {
+    open += " for (int " + k + "_r; (" + k + "_r = tucana_sb_next(" + k + ")) >= 0;) switch (" + k + "_r) {";
+    edits_.insert(offset(sb.body->getRBracLoc()), kAfterInPlace, "} ");
+  }
   edits_.insert(offset(sb.body->getLBracLoc()) + 1, kInPlace, open);
-  edits_.insert(offset(sb.body->getRBracLoc()), kAfterInPlace, "} ");
 
   for (std::size_t i = 0; i < n; ++i) {
     const Region& r = sb.regions[i];

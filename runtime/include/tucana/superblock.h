@@ -14,6 +14,23 @@
  *       switch (r) { case 0: REGION0; tucana_sb_ran(sb, 0); break; ... }
  *   }
  *   tucana_sb_end(sb);
+ *
+ * A canonical counted loop whose regions' order-sensitive calls the graph
+ * keeps in order (docs/translator.md, "The lookahead form") runs instead in
+ * lookahead: its trip count is computed once before the loop, and each
+ * region runs its iterations as far ahead of the other regions as its
+ * dependencies allow; the loop variable is recomputed for each region:
+ *
+ *   tucana_superblock *sb = tucana_sb_begin_ahead(&desc, TRIPS);
+ *   for (INIT; COND; INC) {
+ *     for (long long k; (r = tucana_sb_next_ahead(sb, &k)) >= 0;) {
+ *       i = START + k * STEP;
+ *       switch (r) { case 0: REGION0; tucana_sb_ran(sb, 0); break; ... }
+ *     }
+ *     i = START + TRIPS * STEP;  (only for an i declared before the loop)
+ *     break;
+ *   }
+ *   tucana_sb_end(sb);
  */
 #ifndef TUCANA_SUPERBLOCK_H
 #define TUCANA_SUPERBLOCK_H
@@ -72,8 +89,24 @@ tucana_superblock *tucana_sb_begin(const tucana_superblock_desc *desc);
  * in this iteration; the next call after that starts the next iteration. */
 int tucana_sb_next(tucana_superblock *sb);
 
-/* The region returned by tucana_sb_next has run its code for this
- * iteration. It is done once the requests it posted have completed. A
+/* Lookahead (a loop of `trips` iterations, trips >= 0, known before it
+ * starts): starts the superblock as tucana_sb_begin does. Each region runs
+ * iterations 0..trips-1 in order; region r may run iteration j when it has
+ * run j-1 and its dependencies of j (depends(x)) and j-1 (depends(x*)) are
+ * done. */
+tucana_superblock *tucana_sb_begin_ahead(const tucana_superblock_desc *desc, long long trips);
+
+/* Lookahead: a region that may run now, its iteration in *iteration: the
+ * ready region of the lowest iteration first, then the highest priority,
+ * then the lowest index. A region runs at most a few iterations (the
+ * runtime's bound) ahead of the slowest region. Suspends the subrank while
+ * none is ready; returns -1 once every region has run every iteration.
+ * Contract: sb was begun by tucana_sb_begin_ahead (tucana_sb_next is for
+ * tucana_sb_begin's). */
+int tucana_sb_next_ahead(tucana_superblock *sb, long long *iteration);
+
+/* The region returned by tucana_sb_next (or _next_ahead) has run its code
+ * for this iteration. It is done once the requests it posted have completed. A
  * region whose priority is negative gives its worker to another ready
  * subrank here (Bamboo's yielding rule). */
 void tucana_sb_ran(tucana_superblock *sb, int region);

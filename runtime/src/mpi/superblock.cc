@@ -21,8 +21,11 @@ struct tucana_superblock {
   regions::Instance* outer_instance;
   int outer_priority;
   std::int64_t interior_since_ns = -1;  // tracing: a split region's interior began (-1: none running)
-  tucana_superblock(const tucana_superblock_desc* d, Subrank* s)
-      : run(d, &wake, s->fiber), subrank(s), outer_instance(s->current_instance), outer_priority(s->fiber->priority) {}
+  tucana_superblock(const tucana_superblock_desc* d, Subrank* s, long trips)
+      : run(d, &wake, s->fiber, trips),
+        subrank(s),
+        outer_instance(s->current_instance),
+        outer_priority(s->fiber->priority) {}
   static void wake(void* fiber) { sched::Scheduler::unpark(static_cast<fiber::Fiber*>(fiber)); }
 };
 
@@ -46,25 +49,22 @@ void park_in(Subrank* me, const SuperblockRun& run, bool at_end) {
   me->blocked.call = nullptr;
 }
 
-}  // namespace
-
-extern "C" {
-
-tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
-  Entered me = enter("tucana_sb_begin");
+tucana_superblock* begin_superblock(const char* call, const tucana_superblock_desc* desc, long trips) {
+  Entered me = enter(call);
   // A superblock's regions are the subrank's own schedule (its fiber parks
   // between them, its requests belong to them): not a task's.
   if (tasks::Task* t = tasks::current_task())
     fatal("superblock %s entered by task %d ('%s') of subrank %d: superblocks run in the subrank's own code, not "
           "in tasks (split the work of a region into tasks instead)",
           desc->where, t->id, t->label, me->world);
-  auto* sb = new tucana_superblock(desc, me);
+  auto* sb = new tucana_superblock(desc, me, trips);
   me->superblocks.push_back(&sb->run);
   return sb;
 }
 
-int tucana_sb_next(tucana_superblock* sb) {
-  Subrank* me = owner_of(sb, "tucana_sb_next");
+// tucana_sb_next and tucana_sb_next_ahead: the region to run (and its
+// iteration), or -1 when the iteration (lookahead: the loop) is over.
+int next_region(Subrank* me, tucana_superblock* sb, long* iteration) {
   SuperblockRun& run = sb->run;
   if (run.running() >= 0)
     fatal("tucana_sb_next: superblock %s: region %s has not called tucana_sb_ran", run.desc().where,
@@ -74,7 +74,7 @@ int tucana_sb_next(tucana_superblock* sb) {
     run.deliver_deferred();
     int r = run.pick_ready();
     if (r == SuperblockRun::kIterationDone) {
-      run.next_iteration();
+      if (!run.lookahead()) run.next_iteration();
       me->current_instance = sb->outer_instance;
       self->priority = sb->outer_priority;
       return -1;
@@ -89,6 +89,7 @@ int tucana_sb_next(tucana_superblock* sb) {
         continue;  // what is ready may have changed meanwhile
       }
       self->priority = priority;
+      *iteration = run.next_iteration_of(r);
       me->current_instance = run.start(r);
       if (trace::enabled()) me->region_since_ns = trace::now_ns();
       return r;
@@ -100,6 +101,39 @@ int tucana_sb_next(tucana_superblock* sb) {
   }
 }
 
+}  // namespace
+
+extern "C" {
+
+tucana_superblock* tucana_sb_begin(const tucana_superblock_desc* desc) {
+  return begin_superblock("tucana_sb_begin", desc, -1);
+}
+
+tucana_superblock* tucana_sb_begin_ahead(const tucana_superblock_desc* desc, long long trips) {
+  if (trips < 0) fatal("tucana_sb_begin_ahead: superblock %s: negative trip count %lld", desc->where, trips);
+  return begin_superblock("tucana_sb_begin_ahead", desc, static_cast<long>(trips));
+}
+
+int tucana_sb_next(tucana_superblock* sb) {
+  Subrank* me = owner_of(sb, "tucana_sb_next");
+  if (sb->run.lookahead())
+    fatal("tucana_sb_next: superblock %s was begun by tucana_sb_begin_ahead (use tucana_sb_next_ahead)",
+          sb->run.desc().where);
+  long iteration;
+  return next_region(me, sb, &iteration);
+}
+
+int tucana_sb_next_ahead(tucana_superblock* sb, long long* iteration) {
+  Subrank* me = owner_of(sb, "tucana_sb_next_ahead");
+  if (!sb->run.lookahead())
+    fatal("tucana_sb_next_ahead: superblock %s was begun by tucana_sb_begin (use tucana_sb_next)",
+          sb->run.desc().where);
+  long j = -1;
+  int r = next_region(me, sb, &j);
+  *iteration = j;
+  return r;
+}
+
 void tucana_sb_ran(tucana_superblock* sb, int region) {
   Subrank* me = owner_of(sb, "tucana_sb_ran");
   SuperblockRun& run = sb->run;
@@ -108,7 +142,7 @@ void tucana_sb_ran(tucana_superblock* sb, int region) {
           region);
   if (trace::enabled())
     trace::span(sched::Scheduler::current_worker()->index(), "region", run.desc().regions[region].name,
-                me->region_since_ns, trace::now_ns(), me->world, run.iteration());
+                me->region_since_ns, trace::now_ns(), me->world, me->current_instance->iteration);
   me->current_instance = sb->outer_instance;
   run.ran(region);
   // Region boundaries are where a busy worker lets messages move.
@@ -176,7 +210,7 @@ void tucana_sb_await_deps(tucana_superblock* sb) {
   // The interior's span (its region's name, category "split"), for traces.
   if (sb->interior_since_ns >= 0) {
     trace::span(sched::Scheduler::current_worker()->index(), "split", run.desc().regions[run.running()].name,
-                sb->interior_since_ns, trace::now_ns(), me->world, run.iteration());
+                sb->interior_since_ns, trace::now_ns(), me->world, me->current_instance->iteration);
     sb->interior_since_ns = -1;
   }
   for (;;) {

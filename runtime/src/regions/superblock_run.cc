@@ -5,8 +5,8 @@
 
 namespace tucana::regions {
 
-SuperblockRun::SuperblockRun(const tucana_superblock_desc* desc, void (*wake)(void*), void* wake_arg)
-    : desc_(desc), regions_(static_cast<std::size_t>(desc->nregions)), wake_(wake), wake_arg_(wake_arg) {}
+SuperblockRun::SuperblockRun(const tucana_superblock_desc* desc, void (*wake)(void*), void* wake_arg, long trips)
+    : desc_(desc), regions_(static_cast<std::size_t>(desc->nregions)), trips_(trips), wake_(wake), wake_arg_(wake_arg) {}
 
 SuperblockRun::~SuperblockRun() = default;
 
@@ -26,16 +26,17 @@ bool SuperblockRun::instance_done(int region, long iteration) const {
   return !in || in->done();  // retired instances were done
 }
 
-bool SuperblockRun::deps_met(int region, const tucana_dependency** blocking, bool ran_is_enough) const {
+bool SuperblockRun::deps_met(int region, long iteration, const tucana_dependency** blocking,
+                             bool ran_is_enough) const {
   const tucana_region_desc& r = desc_->regions[region];
   for (int k = 0; k < r.ndeps; ++k) {
     const tucana_dependency& d = r.deps[k];
     if (d.previous == TUCANA_DEP_RAN && ran_is_enough) {
-      if (regions_[static_cast<std::size_t>(d.region)].last_ran >= iteration_) continue;
+      if (regions_[static_cast<std::size_t>(d.region)].last_ran >= iteration) continue;
       if (blocking) *blocking = &d;
       return false;
     }
-    if (!instance_done(d.region, iteration_ - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0))) {
+    if (!instance_done(d.region, iteration - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0))) {
       if (blocking) *blocking = &d;
       return false;
     }
@@ -43,26 +44,47 @@ bool SuperblockRun::deps_met(int region, const tucana_dependency** blocking, boo
   return true;
 }
 
+long SuperblockRun::next_iteration_of(int region) const {
+  return lookahead() ? regions_[static_cast<std::size_t>(region)].last_ran + 1 : iteration_;
+}
+
+long SuperblockRun::oldest_unrun() const {
+  long oldest = trips_;
+  for (const RegionState& s : regions_)
+    if (s.last_ran + 1 < oldest) oldest = s.last_ran + 1;
+  return oldest;
+}
+
+bool SuperblockRun::may_run(int region) const {
+  const RegionState& s = regions_[static_cast<std::size_t>(region)];
+  if (!lookahead()) return s.last_ran != iteration_;
+  long next = s.last_ran + 1;
+  return next < trips_ && next < oldest_unrun() + kAheadLimit;
+}
+
 int SuperblockRun::pick_ready() const {
   assert(running_ < 0);
-  if (ran_in_iteration_ == desc_->nregions) return kIterationDone;
+  if (lookahead() ? oldest_unrun() >= trips_ : ran_in_iteration_ == desc_->nregions) return kIterationDone;
   int best = kNoneReady;
+  long best_iteration = 0;
   for (int r = 0; r < desc_->nregions; ++r) {
-    const RegionState& s = regions_[static_cast<std::size_t>(r)];
-    if (s.last_ran == iteration_) continue;
-    if ((best < 0 || s.priority > regions_[static_cast<std::size_t>(best)].priority) && deps_met(r, nullptr))
-      best = r;
+    if (!may_run(r)) continue;
+    long j = next_iteration_of(r);
+    bool better = best < 0 || j < best_iteration ||
+                  (j == best_iteration && regions_[static_cast<std::size_t>(r)].priority >
+                                              regions_[static_cast<std::size_t>(best)].priority);
+    if (better && deps_met(r, j, nullptr)) best = r, best_iteration = j;
   }
   return best;
 }
 
 Instance* SuperblockRun::start(int region) {
-  assert(running_ < 0 && regions_[static_cast<std::size_t>(region)].last_ran < iteration_);
+  assert(running_ < 0 && may_run(region));
   RegionState& s = regions_[static_cast<std::size_t>(region)];
   auto in = std::make_unique<Instance>();
   in->run = this;
   in->region = region;
-  in->iteration = iteration_;
+  in->iteration = next_iteration_of(region);
   Instance* raw = in.get();
   s.window.push_back(std::move(in));
   running_ = region;
@@ -73,20 +95,27 @@ void SuperblockRun::ran(int region) {
   assert(running_ == region);
   RegionState& s = regions_[static_cast<std::size_t>(region)];
   s.window.back()->ran.store(true, std::memory_order_release);
-  s.last_ran = iteration_;
+  s.last_ran = s.window.back()->iteration;
   ++ran_in_iteration_;
   running_ = -1;
+  // Lookahead: every region will next run an iteration >= oldest, whose
+  // dependencies name iterations >= oldest - 1.
+  if (lookahead()) retire(oldest_unrun() - 1);
+}
+
+void SuperblockRun::retire(long before) {
+  for (RegionState& s : regions_)
+    while (!s.window.empty() && s.window.front()->iteration < before && s.window.front()->done())
+      s.window.pop_front();
 }
 
 // Dependencies name iterations j and j-1 only: at the start of iteration j,
 // done instances of iterations before j-1 are out of reach.
 void SuperblockRun::next_iteration() {
-  assert(running_ < 0 && ran_in_iteration_ == desc_->nregions);
+  assert(running_ < 0 && !lookahead() && ran_in_iteration_ == desc_->nregions);
   ++iteration_;
   ran_in_iteration_ = 0;
-  for (RegionState& s : regions_)
-    while (!s.window.empty() && s.window.front()->iteration < iteration_ - 1 && s.window.front()->done())
-      s.window.pop_front();
+  retire(iteration_ - 1);
 }
 
 bool SuperblockRun::all_done() const {
@@ -114,7 +143,7 @@ int SuperblockRun::waiting_priority() const {
   bool any = false;
   int best = 0;
   for (const RegionState& s : regions_) {
-    if (s.last_ran == iteration_) continue;
+    if (lookahead() ? s.last_ran + 1 >= trips_ : s.last_ran == iteration_) continue;
     if (!any || s.priority > best) best = s.priority;
     any = true;
   }
@@ -130,14 +159,18 @@ void SuperblockRun::request_posted(Instance* instance, const void* lo, const voi
     instance->unknown_buffer = true;
 }
 
-bool SuperblockRun::deps_done(int region) const { return deps_met(region, nullptr, false); }
+// The running region's instance is the newest of its window (start()).
+bool SuperblockRun::deps_done(int region) const {
+  assert(running_ == region);
+  return deps_met(region, regions_[static_cast<std::size_t>(region)].window.back()->iteration, nullptr, false);
+}
 
 bool SuperblockRun::clear_of_buffers(int region, const std::pair<const char*, const char*>* ranges, int n) const {
   assert(track_buffers_ && running_ == region);
   const tucana_region_desc& r = desc_->regions[region];
   for (int k = 0; k < r.ndeps; ++k) {
     if (r.deps[k].previous != TUCANA_DEP_RAN) continue;
-    const Instance* in = find(r.deps[k].region, iteration_);
+    const Instance* in = find(r.deps[k].region, regions_[static_cast<std::size_t>(region)].window.back()->iteration);
     if (!in) continue;  // posted nothing this iteration (retired only when done and old)
     if (in->unknown_buffer) return false;
     for (const auto& [lo, hi] : in->buffers)
@@ -184,22 +217,30 @@ void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) cons
   if (!at_end) {
     // Prefer a dependency that has run and waits for its requests; a region
     // held back only by regions that cannot run is a dependency cycle.
+    // (Lookahead: a region held back by kAheadLimit waits for the oldest
+    // iteration, which a region below is held in: that one is described.)
     int cycle_region = -1;
     const tucana_dependency* cycle_dep = nullptr;
     for (int r = 0; r < desc_->nregions; ++r) {
-      if (regions_[static_cast<std::size_t>(r)].last_ran == iteration_) continue;
+      if (!may_run(r)) continue;
       const tucana_region_desc& rd = regions[r];
+      long j = next_iteration_of(r);
       for (int k = 0; k < rd.ndeps; ++k) {
         const tucana_dependency& d = rd.deps[k];
-        long it = iteration_ - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0);
+        long it = j - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0);
         // (The running region waits in tucana_sb_await_deps for all of it.)
         if (d.previous == TUCANA_DEP_RAN && r != running_ ? regions_[static_cast<std::size_t>(d.region)].last_ran >= it
                                                           : instance_done(d.region, it))
           continue;
         if (it <= regions_[static_cast<std::size_t>(d.region)].last_ran) {
-          std::snprintf(out, size, "region %s (iteration %ld) waits for region %s%s to complete its requests",
-                        rd.name, iteration_, regions[d.region].name,
-                        d.previous == TUCANA_DEP_PREVIOUS ? " of the previous iteration" : "");
+          if (lookahead())
+            std::snprintf(out, size,
+                          "region %s (iteration %ld) waits for region %s (iteration %ld) to complete its requests",
+                          rd.name, j, regions[d.region].name, it);
+          else
+            std::snprintf(out, size, "region %s (iteration %ld) waits for region %s%s to complete its requests",
+                          rd.name, j, regions[d.region].name,
+                          d.previous == TUCANA_DEP_PREVIOUS ? " of the previous iteration" : "");
           return;
         }
         if (cycle_region < 0) {
@@ -210,7 +251,7 @@ void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) cons
     }
     if (cycle_region >= 0) {
       std::snprintf(out, size, "region %s (iteration %ld) waits for region %s, which cannot run (a dependency cycle)",
-                    regions[cycle_region].name, iteration_, regions[cycle_dep->region].name);
+                    regions[cycle_region].name, next_iteration_of(cycle_region), regions[cycle_dep->region].name);
       return;
     }
   }

@@ -7,6 +7,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 #include "tucana/translate/Annotation.h"
+#include "tucana/translate/CanonicalLoop.h"
 
 namespace clang {
 class Stmt;
@@ -57,6 +58,12 @@ struct Superblock {
   bool three_region_form = false;
   std::vector<Region> regions;
   std::string priority;                   // the whole superblock's priority, or ""
+  // The lookahead form (SuperblockLookahead.h, docs/translator.md): the
+  // trip count computed before the loop, each region running ahead as far
+  // as the graph allows; `loop` is the canonical header's parts then.
+  // false: iteration at a time.
+  bool lookahead = false;
+  CanonicalLoop loop;
 };
 
 // A receive/send/compute block outside any superblock (in a function called
