@@ -1,6 +1,7 @@
-// Clauses a pragma does not take are errors: receive, send, compute and
-// superblock take priority(...) only; region(NAME) takes depends(...),
-// role(...) and priority(...); the Toucan and Bamboo spellings take no
+// Clauses a pragma does not take are errors: receive, send and superblock
+// take priority(...) only, compute priority(...) and split(...);
+// region(NAME) takes depends(...), role(...), priority(...) and split(...);
+// the Toucan and Bamboo spellings take no
 // clauses (Bamboo's priority is a pragma of its own). Every such error of
 // the file is reported in one run.
 //
@@ -26,13 +27,13 @@ void f(double *a) {
   // CHECK-DAG: [[FILE]]:[[@LINE+1]]:24: error: unknown clause 'depends' in '#pragma bamboo receive'; this pragma takes no clauses
 #pragma bamboo receive depends(x)
   a[2] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:36: error: unknown clause 'colour' in '#pragma tucana region'; expected depends(...), role(...) or priority(...)
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:36: error: unknown clause 'colour' in '#pragma tucana region'; expected depends(...), role(...), priority(...) or split(...)
 #pragma tucana region(x) depends() colour(3)
   a[3] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:34: error: unknown clause 'after' in '#pragma mate region'; expected depends(...), role(...) or priority(...)
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:34: error: unknown clause 'after' in '#pragma mate region'; expected depends(...), role(...), priority(...) or split(...)
 #pragma mate region(y) depends() after(x)
   a[4] = 0;
-  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:24: error: unknown clause 'depends' in '#pragma tucana compute'; expected priority(...)
+  // CHECK-DAG: [[FILE]]:[[@LINE+1]]:24: error: unknown clause 'depends' in '#pragma tucana compute'; expected priority(...) or split(...)
 #pragma tucana compute depends(x)
   a[5] = 0;
 }

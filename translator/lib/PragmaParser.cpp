@@ -1,6 +1,6 @@
 // #pragma tucana superblock [priority(E)]
-// #pragma tucana receive | send | compute [priority(E)]
-// #pragma tucana region(NAME) [depends(A, B*, ...)] [role(R)] [priority(E)]
+// #pragma tucana receive | send | compute [priority(E)] [split(off | N)]
+// #pragma tucana region(NAME) [depends(A, B*, ...)] [role(R)] [priority(E)] [split(off | N)]
 // #pragma toucan superblock | receive | send | compute
 // #pragma mate   region(NAME) [depends(...)] [role(R)] [priority(E)]
 // #pragma bamboo olap | receive | send | priority(N)
@@ -64,7 +64,8 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   const char* clauses(AnnotationKind kind) const {
     llvm::StringRef ns = getName();
     if (ns == "toucan" || (ns == "bamboo" && kind != AnnotationKind::Priority)) return "this pragma takes no clauses";
-    if (kind == AnnotationKind::Region) return "expected depends(...), role(...) or priority(...)";
+    if (kind == AnnotationKind::Region) return "expected depends(...), role(...), priority(...) or split(...)";
+    if (kind == AnnotationKind::Compute) return "expected priority(...) or split(...)";
     return "expected priority(...)";
   }
   bool parse_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
@@ -74,6 +75,7 @@ class AnnotationPragmaHandler : public clang::PragmaHandler {
   bool parse_expression(clang::Preprocessor& pp, Token& tok, Annotation& a, const char* clause);
   bool parse_shared_names(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_task_clauses(clang::Preprocessor& pp, Token& tok, Annotation& a);
+  bool parse_split(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_task_depend(clang::Preprocessor& pp, Token& tok, Annotation& a);
   bool parse_task_label(clang::Preprocessor& pp, Token& tok, Annotation& a);
   // Reports that `what` was expected at tok in a `pragma` annotation
@@ -355,12 +357,17 @@ bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok,
       report(diags, tok.getLocation(), Diag::ExtraTokens) << ns << "priority(...)";
       return false;
     }
-    bool known = !plain && ((region && (clause == "depends" || clause == "role")) || clause == "priority");
+    bool splits = region || a.kind == AnnotationKind::Compute;
+    bool known = !plain && ((region && (clause == "depends" || clause == "role")) || clause == "priority" ||
+                            (splits && clause == "split"));
     if (!known) {
       report(diags, tok.getLocation(), Diag::UnknownClause) << clause << ns << a.keyword() << clauses(a.kind);
       return false;
     }
-    bool given = clause == "depends" ? a.has_depends : clause == "role" ? a.has_role : !a.priority.empty();
+    bool given = clause == "depends" ? a.has_depends
+                 : clause == "role"  ? a.has_role
+                 : clause == "split" ? a.has_split
+                                     : !a.priority.empty();
     if (given) {
       report(diags, tok.getLocation(), Diag::DuplicateClause) << clause;
       return false;
@@ -368,6 +375,7 @@ bool AnnotationPragmaHandler::parse_clauses(clang::Preprocessor& pp, Token& tok,
     pp.Lex(tok);
     bool ok = clause == "depends" ? parse_depends(pp, tok, a)
               : clause == "role"  ? parse_role(pp, tok, a)
+              : clause == "split" ? parse_split(pp, tok, a)
                                   : parse_expression(pp, tok, a, "priority");
     if (!ok) return false;
   }
@@ -399,6 +407,25 @@ bool AnnotationPragmaHandler::parse_region_name(clang::Preprocessor& pp, Token& 
   a.name = tok.getIdentifierInfo()->getName().str();
   pp.Lex(tok);
   return expect(pp, tok, tok::r_paren, "')' after the region name", "region");
+}
+
+// ( off ) or ( N ): N an integer literal, the halo width
+bool AnnotationPragmaHandler::parse_split(clang::Preprocessor& pp, Token& tok, Annotation& a) {
+  a.has_split = true;
+  a.split_loc = tok.getLocation();
+  if (!expect(pp, tok, tok::l_paren, "'(' after split", a.keyword())) return false;
+  if (tok.is(tok::identifier) && tok.getIdentifierInfo()->getName() == "off") {
+    a.split_off = true;
+  } else if (tok.is(tok::numeric_constant)) {
+    std::string digits = pp.getSpelling(tok);
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
+      return report_expected(pp, tok, "off or a halo width (0 to 9999) in split(...)", a.keyword());
+    a.split_halo = std::stoi(digits);
+  } else {
+    return report_expected(pp, tok, "off or a halo width (0 to 9999) in split(...)", a.keyword());
+  }
+  pp.Lex(tok);
+  return expect(pp, tok, tok::r_paren, "')' after split's argument", a.keyword());
 }
 
 // ( dep {, dep} ) where dep = NAME [*]

@@ -17,6 +17,7 @@
 // line keeps its number. See docs/translator.md.
 #include "tucana/translate/SuperblockEmitter.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -31,6 +32,7 @@
 #include "tucana/translate/CanonicalLoop.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/EditSet.h"
+#include "tucana/translate/RegionSplit.h"
 #include "tucana/translate/StatementText.h"
 
 namespace tucana::translate {
@@ -122,7 +124,8 @@ void Emitter::superblock(const Superblock& sb) {
     if (r.deps.empty()) continue;
     os << ind << "  static const tucana_dependency " << k << "_deps_" << i << "[] = {";
     for (std::size_t d = 0; d < r.deps.size(); ++d)
-      os << (d ? ", " : "") << "{" << r.deps[d].region << ", " << (r.deps[d].previous ? 1 : 0) << "}";
+      os << (d ? ", " : "") << "{" << r.deps[d].region << ", "
+         << (split_needs_only_code(sb, r, r.deps[d]) ? "TUCANA_DEP_RAN" : r.deps[d].previous ? "1" : "0") << "}";
     os << "};\n";
   }
   os << ind << "  static const tucana_region_desc " << k << "_regions[] = {\n";
@@ -151,6 +154,8 @@ void Emitter::superblock(const Superblock& sb) {
   } else {
     os << ind << "  tucana_superblock *" << k << " = tucana_sb_begin(&" << k << "_desc);\n";
   }
+  if (std::any_of(sb.regions.begin(), sb.regions.end(), [](const Region& r) { return r.split; }))
+    os << ind << "  tucana_sb_track_buffers(" << k << ");\n";
   os.flush();
   bool own_pragma = sb.pragma && !sb.olap_block;
   // A loop pragma written before the superblock pragma (`#pragma GCC

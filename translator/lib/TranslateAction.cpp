@@ -10,6 +10,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "tucana/translate/Privatization.h"
+#include "tucana/translate/RegionSplit.h"
 #include "tucana/translate/SuperblockAnalysis.h"
 #include "tucana/translate/Diagnostics.h"
 #include "tucana/translate/SuperblockEmitter.h"
@@ -51,6 +52,8 @@ class TranslateConsumer : public clang::ASTConsumer {
     // error of the file is reported in one run.
     TranslationPlan plan = analyze_superblocks(ctx, annotations_);
     TaskPlan tasks = analyze_tasks(ctx, annotations_);
+    std::vector<SplitPlan> splits;
+    if (!diags.hasErrorOccurred()) splits = plan_splits(ctx, plan, result_.split_remarks);
     PrivatizationPlan privatization;
     PrivatizationOptions options;
     options.headers = result_.rewrite_headers;
@@ -62,6 +65,8 @@ class TranslateConsumer : public clang::ASTConsumer {
     emit_translation(ctx, plan, result_.display_name, edits);
     FileEdits file_edits{ctx.getSourceManager().getMainFileID(), edits, {}};
     emit_privatization(ctx, privatization, file_edits);
+    // After privatization: a split copies its loop nest with the edits inside.
+    emit_splits(ctx, plan, splits, result_.display_name, edits);
     // Last: a task's statement moves with the other stages' edits inside it.
     emit_tasks(ctx, tasks, privatization, result_.display_name, edits);
     if (diags.hasErrorOccurred()) return;

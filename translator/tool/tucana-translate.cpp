@@ -34,6 +34,11 @@ llvm::cl::opt<std::string> headers_dir(
     llvm::cl::desc("Rewrite the program's own headers too (privatization), writing each one the source includes "
                    "to <dir>/<its absolute path>, to be searched before the originals (tucanacc does)"),
     llvm::cl::value_desc("dir"), llvm::cl::cat(category));
+llvm::cl::opt<bool> split_remarks(
+    "Rtucana-split",
+    llvm::cl::desc("Say for every compute region that receives data whether it is split into interior and "
+                   "boundary, and why not"),
+    llvm::cl::cat(category));
 llvm::cl::extrahelp more_help(
     "\nThe annotations are described in docs/annotations.md; the translation in docs/translator.md.\n"
     "Compiler flags go after '--' (e.g. -- -I include -DN=64), or come from a\n"
@@ -87,6 +92,7 @@ int main(int argc, const char** argv) {
 
   result.display_name = input;  // #line names the file as the user did
   result.privatize = !no_privatize;
+  result.split_remarks = split_remarks;
   result.rewrite_headers = !headers_dir.empty() && !no_privatize;
   int rc = tool.run(tucana::translate::translate_action_factory(result).get());
   if (rc != 0 || !result.ok) return 1;

@@ -49,11 +49,18 @@ enum tucana_region_kind {
   TUCANA_REGION_OTHER = 3
 };
 
-/* depends(x) (previous = 0) or depends(x*) (previous = 1). */
+/* depends(x) (previous = 0) or depends(x*) (previous = 1). previous = 2:
+ * x of this iteration has run its code; its requests may still be in
+ * flight (the dependency of a split compute region on the regions whose
+ * messages its interior overlaps; tucana_sb_await_deps waits for the rest). */
 typedef struct tucana_dependency {
   int region;
   int previous;
 } tucana_dependency;
+
+#define TUCANA_DEP_SAME 0
+#define TUCANA_DEP_PREVIOUS 1
+#define TUCANA_DEP_RAN 2
 
 typedef struct tucana_region_desc {
   const char *name;
@@ -112,6 +119,83 @@ void tucana_sb_priority(tucana_superblock *sb, int region, int priority);
 /* Ends the superblock: waits (suspending the subrank) until every request
  * posted in it has completed, then pops it from the superblock stack. */
 void tucana_sb_end(tucana_superblock *sb);
+
+/* Interior/boundary splitting of a compute region (docs/translator.md,
+ * "Splitting a compute region"). The generated code of a split region:
+ *
+ *   case K: tucana_sb_track_buffers(sb) was called after tucana_sb_begin;
+ *     n = tucana_split_boxes(D, box, halo, boxes);
+ *     split = n > 0 && tucana_sb_split_clear(sb, nspans, spans);
+ *     if (split) NEST over boxes[0] (the interior);
+ *     tucana_sb_await_deps(sb);
+ *     the region as written, its nest over boxes[1..n-1] (split) or boxes[n]
+ */
+
+/* A byte range [lo, hi) that the interior of a split region reads or
+ * writes. */
+typedef struct tucana_span {
+  const void *lo;
+  const void *hi;
+  int written;
+} tucana_span;
+
+/* The superblock records the buffer of every request its regions post from
+ * now on (for tucana_sb_split_clear). */
+void tucana_sb_track_buffers(tucana_superblock *sb);
+
+/* 1 when the running region's interior may run now: no written span
+ * overlaps another span, and no span overlaps the buffer of a request
+ * posted in this iteration by a region it depends on with
+ * TUCANA_DEP_RAN (in flight or complete: a receive's data is read after the
+ * interior, a send's is on its way). 0 when one does, or when such a region
+ * posted a request whose buffer is not one contiguous range. */
+int tucana_sb_split_clear(tucana_superblock *sb, int nspans, const tucana_span *spans);
+
+/* Waits (suspending the subrank) until every dependency of the running
+ * region is done, TUCANA_DEP_RAN ones included: from here on the region
+ * runs with every guarantee of its dependencies as written. */
+void tucana_sb_await_deps(tucana_superblock *sb);
+
+/* The boxes of a split loop nest of `n` loops (n <= TUCANA_SPLIT_MAX_LOOPS):
+ * box[2d], box[2d+1] are loop d's iterations [lo, hi), halo[2d] and
+ * halo[2d+1] how many at its low and high end may read received data.
+ * Writes boxes[b * 2n + 2d + {0, 1}]: box 0 the interior, boxes 1 .. k-1 the
+ * boundary (disjoint, with the interior they are the whole box), box k the
+ * whole box; returns k, or 0 when the interior is empty (box 0 is then the
+ * whole box). `boxes` holds (2n + 2) * 2n values. */
+#define TUCANA_SPLIT_MAX_LOOPS 8
+static inline int tucana_split_boxes(int n, const long long *box, const int *halo, long long *boxes) {
+  int d, e, k = 1;
+  long long *inner = boxes;
+  for (d = 0; d < n; d++) {
+    inner[2 * d] = box[2 * d] + halo[2 * d];
+    inner[2 * d + 1] = box[2 * d + 1] - halo[2 * d + 1];
+    if (inner[2 * d] >= inner[2 * d + 1]) {
+      for (e = 0; e < 2 * n; e++) boxes[e] = box[e];
+      return 0;
+    }
+  }
+  /* Loop d's low and high slabs: loops before d over the interior, loops
+   * after d over the whole box. */
+  for (d = 0; d < n; d++) {
+    int side;
+    for (side = 0; side < 2; side++) {
+      long long lo = side ? inner[2 * d + 1] : box[2 * d];
+      long long hi = side ? box[2 * d + 1] : inner[2 * d];
+      long long *b = boxes + 2 * n * k;
+      if (lo >= hi) continue;
+      for (e = 0; e < n; e++) {
+        b[2 * e] = e < d ? inner[2 * e] : box[2 * e];
+        b[2 * e + 1] = e < d ? inner[2 * e + 1] : box[2 * e + 1];
+      }
+      b[2 * d] = lo;
+      b[2 * d + 1] = hi;
+      k++;
+    }
+  }
+  for (e = 0; e < 2 * n; e++) boxes[2 * n * k + e] = box[e];
+  return k;
+}
 
 /* Blocking point-to-point calls inside receive and send blocks, reinterpreted
  * (the Bamboo front end, docs/annotations.md): when a region of a superblock

@@ -20,6 +20,7 @@ struct tucana_superblock {
   // region, through a call): restored between regions and at the end.
   regions::Instance* outer_instance;
   int outer_priority;
+  std::int64_t interior_since_ns = -1;  // tracing: a split region's interior began (-1: none running)
   tucana_superblock(const tucana_superblock_desc* d, Subrank* s, long trips)
       : run(d, &wake, s->fiber, trips),
         subrank(s),
@@ -172,6 +173,51 @@ void tucana_sb_end(tucana_superblock* sb) {
   }
   me->superblocks.pop_back();
   delete sb;
+}
+
+void tucana_sb_track_buffers(tucana_superblock* sb) {
+  owner_of(sb, "tucana_sb_track_buffers");
+  sb->run.track_buffers();
+}
+
+int tucana_sb_split_clear(tucana_superblock* sb, int nspans, const tucana_span* spans) {
+  owner_of(sb, "tucana_sb_split_clear");
+  SuperblockRun& run = sb->run;
+  if (run.running() < 0) fatal("tucana_sb_split_clear: superblock %s: no region is running", run.desc().where);
+  std::vector<std::pair<const char*, const char*>> ranges;
+  for (int i = 0; i < nspans; ++i) {
+    const char* lo = static_cast<const char*>(spans[i].lo);
+    const char* hi = static_cast<const char*>(spans[i].hi);
+    // A written span must not meet another: two names for one array (a
+    // pointer the translator could not tell apart) would make the interior
+    // read what it writes.
+    for (int j = 0; j < nspans; ++j)
+      if (j != i && (spans[i].written || spans[j].written) &&
+          lo < static_cast<const char*>(spans[j].hi) && static_cast<const char*>(spans[j].lo) < hi)
+        return 0;
+    ranges.emplace_back(lo, hi);
+  }
+  run.deliver_deferred();
+  if (!run.clear_of_buffers(run.running(), ranges.data(), nspans)) return 0;
+  if (trace::enabled()) sb->interior_since_ns = trace::now_ns();
+  return 1;
+}
+
+void tucana_sb_await_deps(tucana_superblock* sb) {
+  Subrank* me = owner_of(sb, "tucana_sb_await_deps");
+  SuperblockRun& run = sb->run;
+  if (run.running() < 0) fatal("tucana_sb_await_deps: superblock %s: no region is running", run.desc().where);
+  // The interior's span (its region's name, category "split"), for traces.
+  if (sb->interior_since_ns >= 0) {
+    trace::span(sched::Scheduler::current_worker()->index(), "split", run.desc().regions[run.running()].name,
+                sb->interior_since_ns, trace::now_ns(), me->world, me->current_instance->iteration);
+    sb->interior_since_ns = -1;
+  }
+  for (;;) {
+    run.deliver_deferred();
+    if (run.deps_done(run.running())) return;
+    park_in(me, run, false);
+  }
 }
 
 // Blocking point-to-point calls in regions: posted without a handle,

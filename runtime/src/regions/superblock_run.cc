@@ -26,11 +26,17 @@ bool SuperblockRun::instance_done(int region, long iteration) const {
   return !in || in->done();  // retired instances were done
 }
 
-bool SuperblockRun::deps_met(int region, long iteration, const tucana_dependency** blocking) const {
+bool SuperblockRun::deps_met(int region, long iteration, const tucana_dependency** blocking,
+                             bool ran_is_enough) const {
   const tucana_region_desc& r = desc_->regions[region];
   for (int k = 0; k < r.ndeps; ++k) {
     const tucana_dependency& d = r.deps[k];
-    if (!instance_done(d.region, iteration - (d.previous ? 1 : 0))) {
+    if (d.previous == TUCANA_DEP_RAN && ran_is_enough) {
+      if (regions_[static_cast<std::size_t>(d.region)].last_ran >= iteration) continue;
+      if (blocking) *blocking = &d;
+      return false;
+    }
+    if (!instance_done(d.region, iteration - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0))) {
       if (blocking) *blocking = &d;
       return false;
     }
@@ -144,8 +150,34 @@ int SuperblockRun::waiting_priority() const {
   return best;
 }
 
-void SuperblockRun::request_posted(Instance* instance) {
+void SuperblockRun::request_posted(Instance* instance, const void* lo, const void* hi) {
   instance->pending.fetch_add(1, std::memory_order_relaxed);
+  if (!instance->run->track_buffers_) return;
+  if (lo)
+    instance->buffers.emplace_back(static_cast<const char*>(lo), static_cast<const char*>(hi));
+  else
+    instance->unknown_buffer = true;
+}
+
+// The running region's instance is the newest of its window (start()).
+bool SuperblockRun::deps_done(int region) const {
+  assert(running_ == region);
+  return deps_met(region, regions_[static_cast<std::size_t>(region)].window.back()->iteration, nullptr, false);
+}
+
+bool SuperblockRun::clear_of_buffers(int region, const std::pair<const char*, const char*>* ranges, int n) const {
+  assert(track_buffers_ && running_ == region);
+  const tucana_region_desc& r = desc_->regions[region];
+  for (int k = 0; k < r.ndeps; ++k) {
+    if (r.deps[k].previous != TUCANA_DEP_RAN) continue;
+    const Instance* in = find(r.deps[k].region, regions_[static_cast<std::size_t>(region)].window.back()->iteration);
+    if (!in) continue;  // posted nothing this iteration (retired only when done and old)
+    if (in->unknown_buffer) return false;
+    for (const auto& [lo, hi] : in->buffers)
+      for (int i = 0; i < n; ++i)
+        if (ranges[i].first < hi && lo < ranges[i].second) return false;
+  }
+  return true;
 }
 
 void SuperblockRun::request_completed(Instance* instance) {
@@ -195,8 +227,11 @@ void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) cons
       long j = next_iteration_of(r);
       for (int k = 0; k < rd.ndeps; ++k) {
         const tucana_dependency& d = rd.deps[k];
-        long it = j - (d.previous ? 1 : 0);
-        if (instance_done(d.region, it)) continue;
+        long it = j - (d.previous == TUCANA_DEP_PREVIOUS ? 1 : 0);
+        // (The running region waits in tucana_sb_await_deps for all of it.)
+        if (d.previous == TUCANA_DEP_RAN && r != running_ ? regions_[static_cast<std::size_t>(d.region)].last_ran >= it
+                                                          : instance_done(d.region, it))
+          continue;
         if (it <= regions_[static_cast<std::size_t>(d.region)].last_ran) {
           if (lookahead())
             std::snprintf(out, size,
@@ -204,7 +239,8 @@ void SuperblockRun::describe_wait(char* out, std::size_t size, bool at_end) cons
                           rd.name, j, regions[d.region].name, it);
           else
             std::snprintf(out, size, "region %s (iteration %ld) waits for region %s%s to complete its requests",
-                          rd.name, j, regions[d.region].name, d.previous ? " of the previous iteration" : "");
+                          rd.name, j, regions[d.region].name,
+                          d.previous == TUCANA_DEP_PREVIOUS ? " of the previous iteration" : "");
           return;
         }
         if (cycle_region < 0) {

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace tucana::regions {
@@ -43,6 +44,10 @@ struct Instance {
   long iteration;
   std::atomic<int> pending{0};  // requests posted and not yet complete
   std::atomic<bool> ran{false};
+  // With SuperblockRun::track_buffers: the buffers of its requests, and
+  // whether one was not a contiguous range (owner only).
+  std::vector<std::pair<const char*, const char*>> buffers;
+  bool unknown_buffer = false;
   bool done() const { return ran.load(std::memory_order_acquire) && pending.load(std::memory_order_acquire) == 0; }
 };
 
@@ -102,7 +107,8 @@ class SuperblockRun {
   bool instance_done(int region, long iteration) const;
 
   // A request was posted by `instance` (owner) / has completed (any thread).
-  static void request_posted(Instance* instance);
+  // `lo`, `hi`: its buffer, when one contiguous range (else null).
+  static void request_posted(Instance* instance, const void* lo = nullptr, const void* hi = nullptr);
   static void request_completed(Instance* instance);
   // Any thread, instead of request_completed: leaves d->deliver to the
   // owner and wakes it; the request counts as complete only once the owner
@@ -111,6 +117,16 @@ class SuperblockRun {
   // Owner: runs what completions have left, then counts their requests
   // complete. Called before every look at which instances are done.
   void deliver_deferred();
+
+  // Split compute regions (tucana_sb_split_clear): record request buffers.
+  void track_buffers() { track_buffers_ = true; }
+  // True when none of `n` byte ranges overlaps a buffer that a region
+  // `region` depends on with TUCANA_DEP_RAN posted in the current iteration
+  // (and every such buffer is known). Contract: `region` is running.
+  bool clear_of_buffers(int region, const std::pair<const char*, const char*>* ranges, int n) const;
+  // True when every dependency of `region`, TUCANA_DEP_RAN ones counted as
+  // plain ones, is done. Contract: `region` is running.
+  bool deps_done(int region) const;
 
   // Scheduling priorities of the regions (default 0); `region` -1: all.
   void set_priority(int region, int priority);
@@ -140,7 +156,9 @@ class SuperblockRun {
     std::deque<std::unique_ptr<Instance>> window;  // instances not yet retired, by iteration
   };
   const Instance* find(int region, long iteration) const;
-  bool deps_met(int region, long iteration, const tucana_dependency** blocking) const;
+  // `ran_is_enough`: a TUCANA_DEP_RAN dependency is met once its region ran
+  // (else, for deps_done, once it is done).
+  bool deps_met(int region, long iteration, const tucana_dependency** blocking, bool ran_is_enough = true) const;
   // Whether `region` has an iteration left to run that the mode allows now
   // (lookahead: within kAheadLimit of the oldest), deps aside.
   bool may_run(int region) const;
@@ -154,6 +172,7 @@ class SuperblockRun {
   long iteration_ = 0;
   int ran_in_iteration_ = 0;
   int running_ = -1;
+  bool track_buffers_ = false;
   void (*wake_)(void*);
   void* wake_arg_;
   std::atomic<Deferred*> deferred_{nullptr};  // a stack, pushed by defer()

@@ -357,7 +357,11 @@ void start_detached(Request* r) {
     r->posted_in = in->run;
     r->posted_region = in->region;
     r->posted_iteration = in->iteration;
-    regions::SuperblockRun::request_posted(in);
+    // Its buffer, for split regions: contiguous data is [buf, buf + bytes)
+    // (non-contiguous data goes through staging: the user's buffer is not
+    // one range).
+    const char* lo = r->unpack_map || !r->buf ? nullptr : static_cast<const char*>(r->buf);
+    regions::SuperblockRun::request_posted(in, lo, lo ? lo + r->bytes : nullptr);
   }
 }
 

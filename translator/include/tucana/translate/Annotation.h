@@ -50,6 +50,12 @@ struct Annotation {
   bool has_role = false;          // role(...) given on a named region
   RegionRole role = RegionRole::Any;
   std::string priority;           // priority(EXPR) as written ("" when absent)
+  // split(off) or split(N) on a compute region (RegionSplit.h): no split,
+  // or the halo width the user asserts (-1: neither given, the analysis decides)
+  bool has_split = false;
+  bool split_off = false;
+  int split_halo = -1;
+  clang::SourceLocation split_loc;
   clang::SourceLocation priority_loc;
   // task and taskloop clauses (names: the variables of shared(...))
   std::vector<TaskDepend> task_deps;

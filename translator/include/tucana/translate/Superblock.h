@@ -32,6 +32,7 @@ struct Region {
   const clang::Stmt* last = nullptr;
   std::vector<RegionDep> deps;
   std::string priority;           // priority(EXPR) as written, or ""
+  bool split = false;             // split into interior and boundary (RegionSplit.h)
 };
 
 // A blocking point-to-point call of a receive or send block posted instead

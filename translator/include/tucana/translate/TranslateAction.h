@@ -20,6 +20,7 @@ struct TranslationResult {
   // are include directories whose headers are not the program's (Tucana's).
   bool rewrite_headers = false;
   std::vector<std::string> foreign_dirs;
+  bool split_remarks = false;  // in: a remark for every compute region, split or not (-Rtucana-split)
   // The program's own headers that the source includes, each as its
   // absolute path and its text (rewritten, or as it is): with
   // rewrite_headers, they go into a directory searched before the originals.
