@@ -19,7 +19,6 @@ struct Config {
   double deadlock_timeout = 10;  // TUCANA_DEADLOCK_TIMEOUT: seconds, 0 = off
   std::size_t eager_limit = 64u << 10;  // TUCANA_EAGER_LIMIT: bytes
   bool steal = true;             // TUCANA_STEAL: idle workers run other workers' ready subranks
-  bool envelopes = false;        // TUCANA_ENVELOPES: subrank ids always travel in envelopes
   // TUCANA_POLICY: the order of each worker's ready queue, the name of a
   // policy registered in sched/policy.cc: "priority" (the highest
   // superblock region priority first, FIFO among equals) or "fifo" (the

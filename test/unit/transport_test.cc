@@ -1,8 +1,7 @@
 // Transport::configure with the system's real MPI (initialized here as a
 // singleton, one process): it splits the library's own MPI_TAG_UB as
 // comm/tag_encoding.h plans, gives programs at least MPI's 32767, and
-// moves the subrank indices to envelopes for a layout with more subranks per
-// process than the tag holds.
+// refuses a layout with too many subranks per process, naming the limit.
 // Initialized as --progress worker with several workers: MPI_THREAD_FUNNELED,
 // and no thread but the initializing one may call MPI through it.
 #include <gtest/gtest.h>
@@ -53,39 +52,28 @@ TEST(TransportWithTheRealMpi, ConfigureSplitsTheLibrarysTagSpace) {
   EXPECT_FALSE(other_may);
   EXPECT_FALSE(other_started);
 
+  // 2 processes of 2 x 128 subranks: 8 bits per local index.
+  const Layout too_many = layout(512, 2, 2);
+  error.clear();
+  EXPECT_FALSE(t.configure(too_many, &error));
+  EXPECT_NE(error.find("too many subranks per process for the tag space: 256 subranks per process"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("the MPI library's MPI_TAG_UB ("), std::string::npos) << error;
+  EXPECT_NE(error.find("fewer than the 15 that MPI guarantees (MPI_TAG_UB >= 32767)"), std::string::npos) << error;
+
   // -np 2 --workers 2 --vf 8: accepted, as planned for the library's MPI_TAG_UB.
   const Layout ok = layout(32, 2, 2);
   error.clear();
-  ASSERT_TRUE(t.configure(ok, /*always_envelopes=*/false, &error)) << error;
+  ASSERT_TRUE(t.configure(ok, &error)) << error;
   const long library_tag_ub = (1L << t.real_tag_bits()) - 1;
   TagPlan plan;
   ASSERT_TRUE(plan_tags(library_tag_ub, 16, true, &plan, &error)) << error;
   EXPECT_GE(t.user_tag_ub(), 32767);
   EXPECT_EQ(t.user_tag_ub(), plan.user_tag_ub);
-  EXPECT_FALSE(t.envelope());
   EXPECT_EQ(t.subrank_bits(), 4);
   EXPECT_EQ(t.context_bits(), plan.format.context_bits);
   EXPECT_GE(t.remote_contexts(), 2);  // MPI_COMM_WORLD's two contexts at least
-
-  // 2 processes of 2 x 2048 subranks: 12 bits per local index would not
-  // fit beside 15 tag bits (in a 31-bit tag, or any smaller one): envelopes.
-  const Layout many = layout(8192, 2, 2);
-  error.clear();
-  ASSERT_TRUE(t.configure(many, /*always_envelopes=*/false, &error)) << error;
-  ASSERT_TRUE(plan_tags(library_tag_ub, 4096, true, &plan, &error)) << error;
-  EXPECT_TRUE(plan.envelope);
-  EXPECT_TRUE(t.envelope());
-  EXPECT_EQ(t.subrank_bits(), 0);
-  EXPECT_EQ(t.user_tag_ub(), plan.user_tag_ub);
-  EXPECT_GE(t.user_tag_ub(), 32767);
-  EXPECT_EQ(t.context_bits(), plan.format.context_bits);
-
-  // TUCANA_ENVELOPES=1: envelopes even where the indices fit.
-  error.clear();
-  ASSERT_TRUE(t.configure(ok, /*always_envelopes=*/true, &error)) << error;
-  EXPECT_TRUE(t.envelope());
-  EXPECT_EQ(t.subrank_bits(), 0);
-  EXPECT_EQ(t.user_tag_ub(), plan.user_tag_ub);  // the same as for 4096 subranks per process
   t.finalize();
 }
 

@@ -1,15 +1,11 @@
 // The real MPI tag of a message between processes (comm/transport.h): how
 // the program's tag, the low bits of the context id, the synchronous bit and
-// the local indices of the two subranks share it, how the tag space is split
-// at start-up, and the envelope that carries the two indices when they do
-// not fit in the tag. Pure functions, no MPI: Transport uses them, and the
+// the local indices of the two subranks share it, and how the tag space is
+// split at start-up. Pure functions, no MPI: Transport uses them, and the
 // unit tests check them at their limits (test/unit/tag_encoding_test.cc).
 #pragma once
 
 #include <climits>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
 #include <string>
 
 namespace tucana::comm {
@@ -45,9 +41,6 @@ struct TagPlan {
   TagFormat format;
   int user_tag_bits = 0;  // bits left for program tags
   int user_tag_ub = 0;    // the largest program tag (MPI_TAG_UB of the virtual MPI)
-  // The subrank indices do not fit in the tag beside 15 program tag bits:
-  // format.subrank_bits is 0 and every message carries an Envelope instead.
-  bool envelope = false;
 };
 
 // The number of low bits b (at most 31) such that every value below 2^b is
@@ -65,47 +58,35 @@ inline int subrank_bits_for(int max_local) {
   return bits;
 }
 
-namespace detail {
-// Program tags and contexts share `shared` bits: tags keep at least
-// kMinUserTagBits, contexts get the rest, 1 .. kMaxContextBits.
-inline void split_shared(int shared, TagPlan* p) {
-  int context_bits = shared - kMinUserTagBits;
-  if (context_bits > kMaxContextBits) context_bits = kMaxContextBits;
-  if (context_bits < 1) context_bits = 1;  // one is the least (MPI_COMM_WORLD has two contexts)
-  p->format.context_bits = context_bits;
-  p->user_tag_bits = shared - context_bits;
-  if (p->user_tag_bits > kMaxUserTagBits) p->user_tag_bits = kMaxUserTagBits;
-}
-}  // namespace detail
-
 // Splits the tag space of an MPI library whose MPI_TAG_UB is `tag_ub` for
 // processes of at most `max_local` subranks. With `remote` (more than one
-// process) the two subrank indices (B bits each) and the sync bit go in the
-// tag when program tags keep at least kMinUserTagBits beside them and one
-// context bit (the fast path); otherwise the indices travel in an Envelope
-// (envelope = true, B = 0). Program tags and context ids share what is left:
-// tags keep at least kMinUserTagBits, the context gets the rest, from 1 up to
-// kMaxContextBits bits. Returns false with `error` naming the limit only when
-// even without the indices fewer than kMinUserTagBits remain (an MPI_TAG_UB
-// below 2^17 - 1). Without `remote` nothing travels: every program tag up to
-// INT_MAX is allowed.
+// process) program tags and context ids share what the two subrank indices
+// and the sync bit leave: program tags keep at least kMinUserTagBits, the
+// context gets what is left, from 1 up to kMaxContextBits bits; when fewer
+// than kMinUserTagBits remain it returns false with `error` naming the
+// limit. Without `remote` nothing travels: every program tag up to INT_MAX
+// is allowed.
 inline bool plan_tags(long tag_ub, int max_local, bool remote, TagPlan* out, std::string* error) {
   TagPlan p;
   p.real_tag_bits = real_tag_bits_for(tag_ub);
   p.format.subrank_bits = subrank_bits_for(max_local);
-  detail::split_shared(p.real_tag_bits - 2 * p.format.subrank_bits - 1, &p);
+  // One context bit is the least (MPI_COMM_WORLD has two contexts).
+  const int shared = p.real_tag_bits - 2 * p.format.subrank_bits - 1;
+  int context_bits = shared - kMinUserTagBits;
+  if (context_bits > kMaxContextBits) context_bits = kMaxContextBits;
+  if (context_bits < 1) context_bits = 1;
+  p.format.context_bits = context_bits;
+  p.user_tag_bits = shared - context_bits;
+  if (p.user_tag_bits > kMaxUserTagBits) p.user_tag_bits = kMaxUserTagBits;
   if (remote && p.user_tag_bits < kMinUserTagBits) {
-    p.envelope = true;
-    p.format.subrank_bits = 0;
-    detail::split_shared(p.real_tag_bits - 1, &p);
-  }
-  if (remote && p.user_tag_bits < kMinUserTagBits) {
-    *error = "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) + ", " + std::to_string(p.real_tag_bits) +
-             " bits) is too small for messages between processes: Tucana needs " +
-             std::to_string(kMinUserTagBits) + " bits for program tags (MPI guarantees MPI_TAG_UB >= 32767), 1 for " +
-             "synchronous sends and at least 1 for communicator ids, MPI_TAG_UB >= " +
-             std::to_string((1L << (kMinUserTagBits + 2)) - 1) +
-             "; use an MPI library with a larger MPI_TAG_UB, or run as one process (-np 1)";
+    *error = "too many subranks per process for the tag space: " + std::to_string(max_local) +
+             " subranks per process need " + std::to_string(p.format.subrank_bits) +
+             " tag bits each for source and destination, and the MPI library's MPI_TAG_UB (" +
+             std::to_string(tag_ub) + ", " + std::to_string(p.real_tag_bits) + " bits), less " +
+             std::to_string(p.format.context_bits) + " for communicator ids, leaves " +
+             std::to_string(p.user_tag_bits < 0 ? 0 : p.user_tag_bits) + " bits for program tags, fewer than the " +
+             std::to_string(kMinUserTagBits) + " that MPI guarantees (MPI_TAG_UB >= 32767); " +
+             "use fewer subranks per process (more processes, or a smaller --vf)";
     return false;
   }
   if (remote) {
@@ -137,44 +118,6 @@ inline TagFields decode_tag(const TagFormat& f, int real_tag) {
   t.context = (upper >> 1) & ((1 << f.context_bits) - 1);
   t.user_tag = upper >> (1 + f.context_bits);
   return t;
-}
-
-// The envelope of a message between processes of a layout whose subrank
-// indices do not fit in the tag (TagPlan::envelope): it follows the payload
-// in the same real message (a trailer, so that a message received aside is
-// the payload at offset 0), or travels alone when the payload is long and
-// follows as a second real message. `id` names that second message (its
-// real tag) and the acknowledgement of a synchronous send; it is unique among
-// the sending process's messages in flight (a counter modulo 2^real tag bits).
-struct Envelope {
-  int src_local = 0;         // local index of the sending subrank in its process
-  int dst_local = 0;         // local index of the receiving subrank in its process
-  int id = 0;                // 0 .. 2^real_tag_bits - 1
-  bool separate = false;     // the payload follows as a message of its own
-  std::uint64_t bytes = 0;   // separate: the payload's length
-};
-
-// The envelope's size on the wire: four 32-bit fields and the 64-bit length.
-constexpr std::size_t kEnvelopeBytes = 4 * sizeof(std::int32_t) + sizeof(std::uint64_t);
-static_assert(kEnvelopeBytes == 24, "the envelope's wire size is part of the format");
-
-// Writes `e` to out[0 .. kEnvelopeBytes).
-inline void encode_envelope(const Envelope& e, unsigned char* out) {
-  const std::int32_t words[4] = {e.src_local, e.dst_local, e.id, e.separate ? 1 : 0};
-  std::memcpy(out, words, sizeof words);
-  std::memcpy(out + sizeof words, &e.bytes, sizeof e.bytes);
-}
-
-inline Envelope decode_envelope(const unsigned char* in) {
-  std::int32_t words[4];
-  std::memcpy(words, in, sizeof words);
-  Envelope e;
-  e.src_local = words[0];
-  e.dst_local = words[1];
-  e.id = words[2];
-  e.separate = words[3] != 0;
-  std::memcpy(&e.bytes, in + sizeof words, sizeof e.bytes);
-  return e;
 }
 
 }  // namespace tucana::comm

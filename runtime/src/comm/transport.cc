@@ -24,19 +24,9 @@ namespace tucana::comm {
 // caller's errno, which belongs to the subrank (docs/privatization.md).
 using fiber::KeepErrno;
 
-// A message from another process, not yet in a subrank's buffer. With the
-// tag encoding's fast path it is still in MPI (kProbed: matched by
-// MPI_Improbe). With envelopes (TagPlan::envelope) its real message has been
-// received to read the envelope: a short payload came with it (kHeld), a long
-// one is a second real message still to receive (kSeparate).
 struct RemoteMessage {
-  enum class Kind : unsigned char { kProbed, kHeld, kSeparate };
-  Kind kind = Kind::kProbed;
-  std::size_t bytes = 0;              // the payload's length
-  MPI_Message handle = MPI_MESSAGE_NULL;  // kProbed
-  void* data = nullptr;               // kHeld: the payload (malloc), then the envelope
-  int proc = -1;                      // kSeparate: the sender's process
-  int id = 0;                         // kSeparate: the payload's real tag (on the separate-payload communicator)
+  MPI_Message handle;
+  std::size_t bytes;
 };
 
 namespace {
@@ -45,33 +35,13 @@ namespace {
 constexpr std::size_t kShortMessage = 16 * 1024;
 // A real communicator whose last this many probes found nothing is quiet.
 constexpr int kQuietAfter = 64;
-// With envelopes, payloads up to this size travel in the envelope's message
-// (copied once more on each side); longer ones follow as a message of their
-// own, received straight into the user's buffer.
-constexpr std::size_t kEnvelopeInline = kShortMessage;
-
-// Frees a send's temporary buffer (an envelope and maybe a copy of the
-// payload) when MPI is done with it, then completes `inner` (if any).
-struct FreeAfter : Completion {
-  void* temp;
-  Completion* inner;
-  FreeAfter(void* t, Completion* in) : temp(t), inner(in) {
-    done = [](Completion* c, int error) {
-      auto* self = static_cast<FreeAfter*>(c);
-      Completion* next = self->inner;
-      std::free(self->temp);
-      delete self;
-      if (next) next->done(next, error);
-    };
-  }
-};
 
 // A synchronous send to another process: done when MPI has sent it and the
 // receiving subrank has matched it.
 struct SyncSend {
   int proc;
-  int real_tag;  // the acknowledgement's tag: the message's real tag, or (envelopes) its id
-  int comm;      // index of the real communicator
+  int real_tag;
+  int comm;  // index of the real communicator
   Completion* done;
   bool sent = false;
   bool acked = false;
@@ -97,8 +67,6 @@ struct Pending {
 // the acknowledgements of synchronous ones. Written by configure() and
 // finalize() only (Transport::comms_).
 struct RealComms {
-  // data_comms_ of them; with envelopes one more, data[data_comms_], for
-  // the payloads that follow their envelope (never probed: received by id).
   std::vector<MPI_Comm> data;
   MPI_Comm acks = MPI_COMM_NULL;
   // 0, 1, 2, ...: the payload of an acknowledgement names the real
@@ -118,7 +86,6 @@ struct Transport::Queued {
   std::size_t bytes = 0;      // send: length; receive: capacity
   int dst_proc = 0;
   int real_tag = 0;
-  int ack_tag = 0;
   int comm = 0;
   Completion* done = nullptr;
   RemoteMessage* message = nullptr;
@@ -192,31 +159,29 @@ bool Transport::init(int* argc, char*** argv, bool threads_needed, Progress mode
   return true;
 }
 
-bool Transport::configure(const Layout& layout, bool always_envelopes, std::string* error) {
+bool Transport::configure(const Layout& layout, std::string* error) {
   layout_ = &layout;
   void* attr = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag);
   long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
   TagPlan plan;
-  // (Planned for INT_MAX subranks per process, every layout gets envelopes.)
-  const int plan_for = always_envelopes ? INT_MAX : layout.max_local_count();
-  if (!plan_tags(tag_ub, plan_for, layout.nprocs > 1, &plan, error)) return false;
+  if (!plan_tags(tag_ub, layout.max_local_count(), layout.nprocs > 1, &plan, error)) return false;
   real_tag_bits_ = plan.real_tag_bits;
   subrank_bits_ = plan.format.subrank_bits;
   context_bits_ = plan.format.context_bits;
   user_tag_ub_ = plan.user_tag_ub;
-  envelope_ = plan.envelope;
-  id_mask_ = static_cast<unsigned>((1L << real_tag_bits_) - 1);
   if (layout.nprocs > 1) {
     sync::MutexLock lock(mutex_);  // (no other thread runs yet; for the analysis)
     // Enough real communicators for kMaxRemoteContexts ids, within reason.
     data_comms_ = std::max(1, std::min(kMaxDataComms, kMaxRemoteContexts >> context_bits_));
-    comms_->data.assign(static_cast<std::size_t>(data_comms_ + (envelope_ ? 1 : 0)), MPI_COMM_NULL);
+    comms_->data.assign(static_cast<std::size_t>(data_comms_), MPI_COMM_NULL);
     for (MPI_Comm& c : comms_->data) MPI_Comm_dup(MPI_COMM_WORLD, &c);
     users_.reset(new std::atomic<int>[static_cast<std::size_t>(data_comms_)]);
-    for (int k = 0; k < data_comms_; ++k) users_[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
-    for (int k = 0; k <= data_comms_; ++k) comms_->comm_index.push_back(k);
+    for (int k = 0; k < data_comms_; ++k) {
+      users_[static_cast<std::size_t>(k)].store(0, std::memory_order_relaxed);
+      comms_->comm_index.push_back(k);
+    }
     impl_->quiet.assign(static_cast<std::size_t>(data_comms_), 0);
     MPI_Comm_dup(MPI_COMM_WORLD, &comms_->acks);
     MPI_Comm_dup(MPI_COMM_WORLD, &impl_->detector);
@@ -238,43 +203,12 @@ void Transport::send(const void* buf, std::size_t bytes, int src_world, int dst_
   const int comm = ctx >> context_bits_;
   assert(comm >= 0 && comm < data_comms_);
   ctx &= (1 << context_bits_) - 1;
+  int real_tag = encode_tag(TagFormat{subrank_bits_, context_bits_},
+                            TagFields{tag, ctx, synchronous, l.local_of(src_world), l.local_of(dst_world)});
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
     std::fprintf(stderr, "tucana: error: a message of %zu bytes exceeds the 2 GiB limit of one message\n", bytes);
     abort(1);
   }
-  if (!envelope_) {
-    int real_tag = encode_tag(TagFormat{subrank_bits_, context_bits_},
-                              TagFields{tag, ctx, synchronous, l.local_of(src_world), l.local_of(dst_world)});
-    sent_.fetch_add(1, std::memory_order_relaxed);  // in flight from now on, for the deadlock detector
-    dispatch_send(buf, bytes, dst_proc, real_tag, real_tag, comm, synchronous, done);
-    return;
-  }
-  // Envelopes: the tag holds (tag, context, sync); the subrank indices
-  // follow the payload, or travel alone before a long payload.
-  const int real_tag = encode_tag(TagFormat{0, context_bits_}, TagFields{tag, ctx, synchronous, 0, 0});
-  Envelope e;
-  e.src_local = l.local_of(src_world);
-  e.dst_local = l.local_of(dst_world);
-  e.id = static_cast<int>(next_id_.fetch_add(1, std::memory_order_relaxed) & id_mask_);
-  e.separate = bytes > kEnvelopeInline;
-  e.bytes = bytes;
-  const std::size_t inline_bytes = e.separate ? 0 : bytes;
-  auto* wire = static_cast<unsigned char*>(std::malloc(inline_bytes + kEnvelopeBytes));
-  if (inline_bytes) std::memcpy(wire, buf, inline_bytes);
-  encode_envelope(e, wire + inline_bytes);
-  sent_.fetch_add(1, std::memory_order_relaxed);  // one message for the deadlock detector, even in two parts
-  if (!e.separate) {
-    dispatch_send(wire, kEnvelopeBytes + inline_bytes, dst_proc, real_tag, e.id, comm, synchronous,
-                  new FreeAfter(wire, done));
-    return;
-  }
-  // Both on their way in this order; the receiver asks for the payload by id.
-  dispatch_send(wire, kEnvelopeBytes, dst_proc, real_tag, 0, comm, false, new FreeAfter(wire, nullptr));
-  dispatch_send(buf, bytes, dst_proc, e.id, e.id, data_comms_, synchronous, done);
-}
-
-void Transport::dispatch_send(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int ack_tag,
-                              int comm, bool synchronous, Completion* done) {
   if (mode_ == Progress::kWorker && !on_comm_thread()) {
     auto* q = new Queued(Queued::Kind::kSend);
     q->synchronous = synchronous;
@@ -282,9 +216,9 @@ void Transport::dispatch_send(const void* buf, std::size_t bytes, int dst_proc, 
     q->bytes = bytes;
     q->dst_proc = dst_proc;
     q->real_tag = real_tag;
-    q->ack_tag = ack_tag;
     q->comm = comm;
     q->done = done;
+    sent_.fetch_add(1, std::memory_order_relaxed);  // in flight from now on, for the deadlock detector
     enqueue(q);
     return;
   }
@@ -295,16 +229,18 @@ void Transport::dispatch_send(const void* buf, std::size_t bytes, int dst_proc, 
     MPI_Request r;
     MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, dst_proc, real_tag, comms_->data[static_cast<std::size_t>(comm)],
               &r);
+    sent_.fetch_add(1, std::memory_order_relaxed);
     track_unlocked(&r, done);
     return;
   }
   sync::MutexLock lock(mutex_);
   if (mode_ == Progress::kWorker) post_queued_locked();  // what this subrank queued on another worker goes first
-  post_send_locked(buf, bytes, dst_proc, real_tag, ack_tag, comm, synchronous, done);
+  sent_.fetch_add(1, std::memory_order_relaxed);
+  post_send_locked(buf, bytes, dst_proc, real_tag, comm, synchronous, done);
 }
 
-void Transport::post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int ack_tag,
-                                 int comm, bool synchronous, Completion* done) {
+void Transport::post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int comm,
+                                 bool synchronous, Completion* done) {
   assert_mpi_thread();
   MPI_Comm c = comms_->data[static_cast<std::size_t>(comm)];
   MPI_Request r;
@@ -313,7 +249,7 @@ void Transport::post_send_locked(const void* buf, std::size_t bytes, int dst_pro
     track_locked(&r, done);
     return;
   }
-  auto* sync = new SyncSend{dst_proc, ack_tag, comm, done};
+  auto* sync = new SyncSend{dst_proc, real_tag, comm, done};
   auto* sent = new SyncSent;
   sent->sync = sync;
   // Runs from track_locked or poll_locked, under the lock.
@@ -361,7 +297,7 @@ bool Transport::post_queued_locked() {
     Queued* next = q->next;
     switch (q->kind) {
       case Queued::Kind::kSend:
-        post_send_locked(q->buf, q->bytes, q->dst_proc, q->real_tag, q->ack_tag, q->comm, q->synchronous, q->done);
+        post_send_locked(q->buf, q->bytes, q->dst_proc, q->real_tag, q->comm, q->synchronous, q->done);
         break;
       case Queued::Kind::kReceive:
         post_receive_locked(q->message, const_cast<void*>(q->buf), q->bytes, q->done);
@@ -446,8 +382,7 @@ void Transport::acknowledge(const SyncAck& ack) {
 
 // Acknowledgements of our synchronous sends: each completes the oldest
 // synchronous send with the same process, real tag (which holds the low bits
-// of the context; with envelopes: the message's id, the only one in flight)
-// and real communicator (the acknowledgement's payload).
+// of the context) and real communicator (the acknowledgement's payload).
 bool Transport::poll_acks_locked() {
   Impl& im = *impl_;
   bool moved = false;
@@ -477,10 +412,8 @@ bool Transport::poll_acks_locked() {
 
 namespace {
 // Receives `m` into `buf` (through a temporary when it is longer than
-// `capacity`, described in *p); the request to track. `separate`: the
-// communicator of payloads that follow their envelope. Contract: m->kind is
-// not kHeld. No transport state.
-MPI_Request start_receive(RemoteMessage* m, void* buf, std::size_t capacity, MPI_Comm separate, Pending* p) {
+// `capacity`, described in *p); the request to track. No transport state.
+MPI_Request start_receive(RemoteMessage* m, void* buf, std::size_t capacity, Pending* p) {
   p->receive = true;
   void* target = buf;
   if (m->bytes > capacity) {  // truncation: receive whole, keep what fits
@@ -490,38 +423,17 @@ MPI_Request start_receive(RemoteMessage* m, void* buf, std::size_t capacity, MPI
     target = p->temp;
   }
   MPI_Request r;
-  if (m->kind == RemoteMessage::Kind::kSeparate)
-    MPI_Irecv(target, static_cast<int>(m->bytes), MPI_BYTE, m->proc, m->id, separate, &r);
-  else
-    MPI_Imrecv(target, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, &r);
+  MPI_Imrecv(target, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, &r);
   delete m;
   return r;
 }
-
-// A kHeld message is here already: copies what fits into `buf` and
-// completes `done` (with TMPI_ERR_TRUNCATE when it did not all fit).
-void complete_held(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
-  const std::size_t n = std::min(m->bytes, capacity);
-  if (n) std::memcpy(buf, m->data, n);
-  const int err = m->bytes > capacity ? TMPI_ERR_TRUNCATE : 0;
-  std::free(m->data);
-  delete m;
-  done->done(done, err);
-}
 }  // namespace
-
-// The real communicator of the payloads that follow their envelope
-// (MPI_COMM_NULL without envelopes): the one after the data_comms probed ones.
-static MPI_Comm separate_comm(const RealComms& c, int data_comms) {
-  return c.data.size() > static_cast<std::size_t>(data_comms) ? c.data[static_cast<std::size_t>(data_comms)]
-                                                               : MPI_COMM_NULL;
-}
 
 void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity,
                                     Completion* done) {
   assert_mpi_thread();
   Pending p{done};
-  MPI_Request r = start_receive(m, buf, capacity, separate_comm(*comms_, data_comms_), &p);
+  MPI_Request r = start_receive(m, buf, capacity, &p);
   impl_->requests.push_back(r);
   impl_->pending.push_back(p);
   in_flight_.fetch_add(1, std::memory_order_relaxed);
@@ -530,11 +442,7 @@ void Transport::post_receive_locked(RemoteMessage* m, void* buf, std::size_t cap
 
 void Transport::receive_in_handler(RemoteMessage* m, void* buf, std::size_t capacity,
                                    Completion* done) {
-  if (m->kind == RemoteMessage::Kind::kHeld) {
-    complete_held(m, buf, capacity, done);
-    return;
-  }
-  if (m->kind == RemoteMessage::Kind::kProbed && m->bytes <= capacity && m->bytes <= kShortMessage) {
+  if (m->bytes <= capacity && m->bytes <= kShortMessage) {
     // Short and already here: receive it now, no later poll round needed.
     MPI_Mrecv(buf, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, MPI_STATUS_IGNORE);
     delete m;
@@ -545,31 +453,14 @@ void Transport::receive_in_handler(RemoteMessage* m, void* buf, std::size_t capa
 }
 
 void* Transport::take_in_handler(RemoteMessage* m) {
-  void* data;
-  switch (m->kind) {
-    case RemoteMessage::Kind::kHeld:
-      data = m->data;  // the payload at offset 0 (the envelope after it does no harm)
-      break;
-    case RemoteMessage::Kind::kSeparate:
-      data = std::malloc(m->bytes ? m->bytes : 1);
-      MPI_Recv(data, static_cast<int>(m->bytes), MPI_BYTE, m->proc, m->id, separate_comm(*comms_, data_comms_),
-               MPI_STATUS_IGNORE);
-      break;
-    default:
-      data = std::malloc(m->bytes ? m->bytes : 1);
-      MPI_Mrecv(data, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, MPI_STATUS_IGNORE);
-      break;
-  }
+  void* data = std::malloc(m->bytes ? m->bytes : 1);
+  MPI_Mrecv(data, static_cast<int>(m->bytes), MPI_BYTE, &m->handle, MPI_STATUS_IGNORE);
   delete m;
   return data;
 }
 
 void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done) {
   KeepErrno keep_errno;
-  if (m->kind == RemoteMessage::Kind::kHeld) {  // no MPI call: on any thread, now
-    complete_held(m, buf, capacity, done);
-    return;
-  }
   if (mode_ == Progress::kWorker && !on_comm_thread()) {
     auto* q = new Queued(Queued::Kind::kReceive);
     q->message = m;
@@ -580,10 +471,9 @@ void Transport::receive(RemoteMessage* m, void* buf, std::size_t capacity, Compl
     return;
   }
   if (mode_ == Progress::kMultiple) {
-    // The message is MPI's already (matched by MPI_Improbe, or named by its
-    // id): no order to keep.
+    // The message is MPI's already (matched by MPI_Improbe): no order to keep.
     Pending p{done};
-    MPI_Request r = start_receive(m, buf, capacity, separate_comm(*comms_, data_comms_), &p);
+    MPI_Request r = start_receive(m, buf, capacity, &p);
     sync::MutexLock lock(mutex_);
     impl_->requests.push_back(r);
     impl_->pending.push_back(p);
@@ -689,40 +579,14 @@ bool Transport::arrivals_locked(int k, int* budget) {
     found = true;
     int count = 0;
     MPI_Get_count(&st, MPI_BYTE, &count);
-    const TagFields t = decode_tag(format, st.MPI_TAG);
-    auto* m = new RemoteMessage;
+    auto* m = new RemoteMessage{msg, static_cast<std::size_t>(count)};
     Arrival a;
+    const TagFields t = decode_tag(format, st.MPI_TAG);
     a.ctx = (k << context_bits_) | t.context;
+    if (t.sync) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
+    a.dst_local = t.dst_local;
+    a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] + t.src_local;
     a.tag = t.user_tag;
-    if (!envelope_) {
-      m->handle = msg;
-      m->bytes = static_cast<std::size_t>(count);
-      if (t.sync) a.ack = SyncAck{st.MPI_SOURCE, st.MPI_TAG, k};
-      a.dst_local = t.dst_local;
-      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] + t.src_local;
-    } else {
-      // The envelope is at the end of the message: receive it whole (a
-      // short payload with it), then see where it goes.
-      const std::size_t n = static_cast<std::size_t>(count);
-      assert(n >= kEnvelopeBytes);
-      auto* data = static_cast<unsigned char*>(std::malloc(n));
-      MPI_Mrecv(data, count, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-      const Envelope e = decode_envelope(data + n - kEnvelopeBytes);
-      if (e.separate) {
-        std::free(data);
-        m->kind = RemoteMessage::Kind::kSeparate;
-        m->bytes = static_cast<std::size_t>(e.bytes);
-        m->proc = st.MPI_SOURCE;
-        m->id = e.id;
-      } else {
-        m->kind = RemoteMessage::Kind::kHeld;
-        m->bytes = n - kEnvelopeBytes;
-        m->data = data;
-      }
-      if (t.sync) a.ack = SyncAck{st.MPI_SOURCE, e.id, e.separate ? data_comms_ : k};
-      a.dst_local = e.dst_local;
-      a.src_world = layout_->proc_first[static_cast<std::size_t>(st.MPI_SOURCE)] + e.src_local;
-    }
     a.bytes = m->bytes;
     a.message = m;
     handler_(a);

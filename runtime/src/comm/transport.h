@@ -123,17 +123,12 @@ class Transport {
   const std::string& processor_name() const { return processor_name_; }
 
   // Checks the tag encoding for `layout` and creates the real communicators.
-  // `always_envelopes`: the subrank indices travel in envelopes even when
-  // they fit in the tag (TUCANA_ENVELOPES, to test that path). Collective
-  // over all processes. Returns false with an error that names the exceeded
-  // limit.
-  bool configure(const Layout& layout, bool always_envelopes, std::string* error);
+  // Collective over all processes. Returns false with an error that names the
+  // exceeded limit.
+  bool configure(const Layout& layout, std::string* error);
   // The largest tag a program may use (MPI_TAG_UB of the virtual MPI).
   int user_tag_ub() const { return user_tag_ub_; }
-  int subrank_bits() const { return subrank_bits_; }  // 0 with envelopes
-  // The subrank indices travel in an envelope, not in the tag (too many
-  // subranks per process for the tag: comm/tag_encoding.h, plan_tags).
-  bool envelope() const { return envelope_; }
+  int subrank_bits() const { return subrank_bits_; }
   int real_tag_bits() const { return real_tag_bits_; }
   // How many context ids can travel between processes (ids 0 .. n-1):
   // 2^C in the tag times the real communicators that carry them.
@@ -238,15 +233,8 @@ class Transport {
   // Hands the messages waiting on real communicator `k` to the handler, at
   // most *budget of them (counted down); true if there was one.
   bool arrivals_locked(int k, int* budget) TUCANA_REQUIRES(mutex_);
-  // Posts one real message on real communicator `comm` (data_comms_: the
-  // payloads that follow their envelope); a synchronous one completes when
-  // the acknowledgement with tag `ack_tag` on `comm` has come too.
-  void post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int ack_tag, int comm,
+  void post_send_locked(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int comm,
                         bool synchronous, Completion* done) TUCANA_REQUIRES(mutex_);
-  // post_send_locked from any thread, as the progress mode wants it: queued
-  // for the communication thread, posted without the lock, or with it.
-  void dispatch_send(const void* buf, std::size_t bytes, int dst_proc, int real_tag, int ack_tag, int comm,
-                     bool synchronous, Completion* done) TUCANA_EXCLUDES(mutex_);
   void post_receive_locked(RemoteMessage* m, void* buf, std::size_t capacity, Completion* done)
       TUCANA_REQUIRES(mutex_);
   void post_ack_locked(const SyncAck& ack) TUCANA_REQUIRES(mutex_);
@@ -294,11 +282,6 @@ class Transport {
   int context_bits_ = 0;
   int data_comms_ = 1;
   int user_tag_ub_ = 0;
-  // The subrank indices travel in envelopes (TagPlan::envelope), each
-  // message with an id from next_id_ (modulo id_mask_ + 1).
-  bool envelope_ = false;
-  unsigned id_mask_ = 0;
-  std::atomic<unsigned> next_id_{0};
   std::string processor_name_;
   std::function<void(const Arrival&)> handler_ TUCANA_GUARDED_BY(mutex_);
   const Layout* layout_ = nullptr;

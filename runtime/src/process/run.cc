@@ -144,7 +144,7 @@ int Runtime::run(int argc, char** argv, char** envp, UserMain main) {
     print_error_once(rt, "impossible layout: " + error);
     rt.transport.abort(1);
   }
-  if (!rt.transport.configure(rt.layout, rt.config.envelopes, &error)) {
+  if (!rt.transport.configure(rt.layout, &error)) {
     print_error_once(rt, error);
     rt.transport.abort(1);
   }

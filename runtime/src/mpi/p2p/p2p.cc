@@ -77,14 +77,7 @@ int source_rank(const Request* r) {
 const char* tag_limit_note() {
   static thread_local char note[256];
   Runtime& rt = Runtime::get();
-  if (rt.layout.nprocs > 1 && rt.transport.envelope())
-    std::snprintf(note, sizeof note,
-                  "tags go from 0 to MPI_TAG_UB = %d (Tucana keeps 1 + %d bits of the underlying MPI's %d-bit "
-                  "tag for synchronous sends and communicator ids; the ids of up to %d subranks per process "
-                  "travel beside the message)",
-                  rt.transport.user_tag_ub(), rt.transport.context_bits(), rt.transport.real_tag_bits(),
-                  rt.layout.max_local_count());
-  else if (rt.layout.nprocs > 1)
+  if (rt.layout.nprocs > 1)
     std::snprintf(note, sizeof note,
                   "tags go from 0 to MPI_TAG_UB = %d (Tucana keeps 2 x %d bits of the underlying "
                   "MPI's %d-bit tag for the ids of up to %d subranks per process, and %d for communicator ids)",
